@@ -705,6 +705,7 @@ export interface operations {
                 };
             };
             503: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     login: {
@@ -734,6 +735,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             429: components["responses"]["Problem"];
             503: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     mfa: {
@@ -762,6 +764,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             429: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     register: {
@@ -791,6 +794,7 @@ export interface operations {
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
             410: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     getMe: {
@@ -813,6 +817,7 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     listVideos: {
@@ -848,6 +853,7 @@ export interface operations {
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     createVideo: {
@@ -877,6 +883,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     getVideo: {
@@ -903,6 +910,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     deleteVideo: {
@@ -927,6 +935,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     patchVideo: {
@@ -958,6 +967,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     createUpload: {
@@ -985,6 +995,7 @@ export interface operations {
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     getUpload: {
@@ -1011,6 +1022,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     putUploadFile: {
@@ -1048,6 +1060,7 @@ export interface operations {
             404: components["responses"]["Problem"];
             413: components["responses"]["Problem"];
             415: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     getMedia: {
@@ -1092,6 +1105,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             416: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     listEtiquetas: {
@@ -1114,6 +1128,7 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     createEtiqueta: {
@@ -1142,6 +1157,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     deleteEtiqueta: {
@@ -1166,6 +1182,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     patchEtiqueta: {
@@ -1198,6 +1215,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     listUsuarios: {
@@ -1220,6 +1238,7 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     patchUsuario: {
@@ -1252,6 +1271,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     listInvitations: {
@@ -1274,6 +1294,7 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     createInvitation: {
@@ -1302,6 +1323,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     deleteInvitation: {
@@ -1326,6 +1348,7 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
     getStatistics: {
@@ -1355,6 +1378,7 @@ export interface operations {
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
         };
     };
 }

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres://… uses PostgreSQL; anything else the embedded SQLite file. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL only: a schema to create and use (tests isolate themselves with it). */
+  pgSchema?: string;
+}
+
+/** Opens the database: PostgreSQL when DATABASE_URL is a postgres URL, else SQLite in DATA_DIR. */
+export async function openDatabase(options: DbOptions): Promise<Db> {
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    // count(*) and bigint come back as strings by default; our ids and counts fit in a JS number.
+    pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    if (options.pgSchema) {
+      await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(kysely);
+    }
+    await sql`select 1`.execute(kysely);
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  }
+  if (url && !/^(sqlite|file):/.test(url)) {
+    throw new Error('DATABASE_URL must start with postgres:// (or be unset for the embedded SQLite database)');
+  }
+  const file = url ? url.replace(/^(sqlite|file):(\/\/)?/, '') : path.join(options.dataDir, 'tao.sqlite');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/** The current instant as stored in the database. */
+export function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,40 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Db, DialectName } from './database.ts';
+import * as m20261121T1000 from './migrations/2026-11-21T1000-accounts.ts';
+
+/** A migration that knows the dialect it runs on (ids and a few types differ). */
+export interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+  down?(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+}
+
+/** Every migration, by timestamped name. Static imports so the built server needs no file scanning. */
+const migrations: Record<string, DialectMigration> = {
+  '2026-11-21T1000-accounts': m20261121T1000,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(migrations)) {
+      out[name] = {
+        up: (db) => m.up(db, this.dialect),
+        ...(m.down ? { down: (db: Kysely<unknown>) => m.down!(db, this.dialect) } : {}),
+      };
+    }
+    return out;
+  }
+}
+
+/** Brings the database to the latest schema; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(db.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { HttpProblem, sendProblem } from './problems.ts';
+
+/**
+ * Serves the built SPA: hashed files under /assets/ are cached for a year, index.html never;
+ * any other GET that accepts HTML falls back to index.html (client-side routes).
+ * Unknown /api paths answer a problem, never the SPA.
+ */
+export async function registerSpa(app: FastifyInstance, clientDir: string): Promise<void> {
+  const indexFile = path.join(clientDir, 'index.html');
+  const hasClient = fs.existsSync(indexFile);
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      setHeaders(res, filePath) {
+        const rel = path.relative(clientDir, filePath);
+        res.header('Cache-Control', rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ clientDir }, 'no built client found: run `npm run build` (only /api is served)');
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api') {
+      return sendProblem(reply, new HttpProblem(404, 'resource-not-found', `no operation ${request.method} ${request.url.split('?')[0]}`));
+    }
+    const acceptsHtml = (request.headers.accept ?? '*/*').includes('text/html') || (request.headers.accept ?? '').includes('*/*');
+    if (hasClient && (request.method === 'GET' || request.method === 'HEAD') && acceptsHtml && !path.extname(request.url.split('?')[0]!)) {
+      reply.header('Cache-Control', 'no-cache');
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  });
+}

@@ -1,0 +1,56 @@
+import { useSyncExternalStore } from 'react';
+import { Notification, Stack } from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import { useSelector } from '@xstate/react';
+import { TOAST_FADE_DURATION_MS } from '../../../machines/toast/toast.machine.ts';
+import { toastStore as appToastStore, type ToastActor, type ToastStore } from './toast.store.ts';
+
+const CLOSE_LABEL = 'Cerrar';
+
+/** The toasts, top-right, newest last. Rendered once, in the root route. */
+export function ToastViewport({ store = appToastStore }: { store?: ToastStore }) {
+  const entries = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  if (entries.length === 0) return null;
+  return (
+    <Stack
+      gap="sm"
+      pos="fixed"
+      top="var(--mantine-spacing-md)"
+      right="var(--mantine-spacing-md)"
+      w="min(360px, calc(100vw - 2 * var(--mantine-spacing-md)))"
+      style={{ zIndex: 1000 }}
+    >
+      {entries.map((entry) => (
+        <ToastItem key={entry.id} actor={entry.actor} />
+      ))}
+    </Stack>
+  );
+}
+
+function ToastItem({ actor }: { actor: ToastActor }) {
+  const kind = useSelector(actor, (snapshot) => snapshot.context.kind);
+  const message = useSelector(actor, (snapshot) => snapshot.context.message);
+  const visible = useSelector(actor, (snapshot) => snapshot.hasTag('visible'));
+  const fading = useSelector(actor, (snapshot) => snapshot.hasTag('fading'));
+  if (!visible) return null;
+  const success = kind === 'success';
+  return (
+    <Notification
+      color={success ? 'green' : 'red'}
+      icon={success ? <IconCheck size={20} /> : <IconX size={20} />}
+      withBorder
+      mod={{ kind, fading }}
+      closeButtonProps={{ 'aria-label': CLOSE_LABEL }}
+      onClose={() => actor.send({ type: 'toast.close' })}
+      onMouseEnter={() => actor.send({ type: 'toast.pointer.enter' })}
+      onMouseLeave={() => actor.send({ type: 'toast.pointer.leave' })}
+      style={{
+        opacity: fading ? 0 : 1,
+        transition: `opacity ${TOAST_FADE_DURATION_MS}ms ease`,
+        boxShadow: 'var(--mantine-shadow-md)',
+      }}
+    >
+      {message}
+    </Notification>
+  );
+}

@@ -1,0 +1,65 @@
+import { createActor, type ActorRefFrom } from 'xstate';
+import { toastMachine } from '../../../machines/toast/toast.machine.ts';
+import type { ToastInput } from '../../../machines/toast/toast.types.ts';
+
+export type ToastActor = ActorRefFrom<typeof toastMachine>;
+
+export interface ToastEntry {
+  id: string;
+  actor: ToastActor;
+}
+
+/**
+ * The toasts on screen: one toast actor per message, dropped when it reaches `closed`.
+ * A plain external store (subscribe/getSnapshot) so it works from anywhere — machines'
+ * actors, query callbacks, components — and React reads it with useSyncExternalStore.
+ */
+export function createToastStore(logic: typeof toastMachine = toastMachine) {
+  let entries: readonly ToastEntry[] = [];
+  let sequence = 0;
+  const listeners = new Set<() => void>();
+
+  const publish = (next: readonly ToastEntry[]) => {
+    entries = next;
+    for (const listener of listeners) listener();
+  };
+
+  return {
+    /** Shows a toast; returns its id (for `close`). */
+    show(input: ToastInput): string {
+      sequence += 1;
+      const id = `toast-${sequence}`;
+      const actor = createActor(logic, { input });
+      actor.subscribe({
+        complete: () => publish(entries.filter((entry) => entry.id !== id)),
+      });
+      publish([...entries, { id, actor }]);
+      actor.start();
+      return id;
+    },
+    /** Closes a toast as its close button does (fade-out, then gone). */
+    close(id: string): void {
+      entries.find((entry) => entry.id === id)?.actor.send({ type: 'toast.close' });
+    },
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot(): readonly ToastEntry[] {
+      return entries;
+    },
+  };
+}
+
+export type ToastStore = ReturnType<typeof createToastStore>;
+
+/** The app's one toast store, rendered by <ToastViewport/> in the root route. */
+export const toastStore = createToastStore();
+
+export function showToast(input: ToastInput): string {
+  return toastStore.show(input);
+}
+
+export function closeToast(id: string): void {
+  toastStore.close(id);
+}
