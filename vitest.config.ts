@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   test: {
+    reporters: ['default', './tests/utils/summary-reporter.ts'],
     projects: [
       {
         extends: true,

@@ -1,0 +1,124 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type {
+  MfaContext,
+  MfaEvent,
+  MfaInput,
+  MfaOutput,
+  MfaTag,
+  Problem,
+  SessionTokenOutput,
+  VerifyCodeInput,
+} from './mfa.types.ts';
+
+/** Problem type of a locked sign-in (five wrong codes, or too many login attempts). */
+export const ATTEMPTS_EXCEEDED = 'number-of-login-attempts-exceeded';
+
+/** OTP states for which the modal asks for a code (the first two also show the enrolment steps). */
+const CODE_STATES: readonly string[] = ['OTP_DISABLED', 'OTP_REQUIRED', 'OTP_ACTIVED'];
+
+/** Reads `status` and `type` from whatever an actor rejected with. */
+export function problemOf(error: unknown): Problem {
+  if (typeof error !== 'object' || error === null) return {};
+  const { status, type } = error as Record<string, unknown>;
+  return {
+    ...(typeof status === 'number' ? { status } : {}),
+    ...(typeof type === 'string' ? { type } : {}),
+  };
+}
+
+/**
+ * The MFA modal of SPEC.md §2/§4, invoked as a child by the login and registration machines.
+ * It ends with an output: verified (with the session token), cancelled, or locked (attempts
+ * exceeded: the parent shows the message on its page and the modal closes).
+ */
+export const mfaMachine = setup({
+  types: {} as {
+    context: MfaContext;
+    events: MfaEvent;
+    input: MfaInput;
+    output: MfaOutput;
+    tags: MfaTag;
+  },
+  actors: {
+    verifyCode: fromPromise<SessionTokenOutput, VerifyCodeInput>(async () => {
+      throw new Error('verifyCode is supplied by the app with .provide()');
+    }),
+  },
+  guards: {
+    canEnterCode: ({ context }) => CODE_STATES.includes(context.otp.state),
+    isAttemptsExceeded: (_, problem: Problem) => problem.type === ATTEMPTS_EXCEEDED || problem.status === 429,
+    isInvalidCode: (_, problem: Problem) => problem.status === 401,
+  },
+}).createMachine({
+  id: 'mfa',
+  description: "Second factor: the user types the authenticator app's code, or cancels.",
+  context: ({ input }) => ({ pendingToken: input.pendingToken, otp: input.otp, sessionToken: '' }),
+  initial: 'opening',
+  output: ({ event }) => event.output as MfaOutput,
+  states: {
+    opening: {
+      description: 'Decides from the OTP state whether the modal can ask for a code.',
+      always: [{ guard: 'canEnterCode', target: 'entering' }, { target: 'noAccess' }],
+    },
+    entering: {
+      description:
+        'Modal with the code input, Cancelar and Entrar. OTP_DISABLED/OTP_REQUIRED also show the enrolment steps and QR; OTP_ACTIVED only the prompt.',
+      initial: 'ready',
+      states: {
+        ready: { description: 'Waiting for the code; no message.' },
+        invalidCode: { description: "The last code was refused (401): 'El código no es válido'.", tags: ['error'] },
+        failed: { description: "The last check failed for another reason: 'Ha ocurrido un error'.", tags: ['error'] },
+      },
+      on: {
+        'mfa.submit': { target: 'verifying' },
+        'mfa.cancel': { target: 'cancelled' },
+      },
+    },
+    verifying: {
+      description: 'POST /api/mfa with the pending token: input and buttons disabled, spinner on Entrar.',
+      tags: ['busy'],
+      invoke: {
+        id: 'verifyCode',
+        src: 'verifyCode',
+        input: ({ context, event }) => {
+          assertEvent(event, 'mfa.submit');
+          return { pendingToken: context.pendingToken, user: context.otp.user, mfaCode: event.code };
+        },
+        onDone: {
+          target: 'verified',
+          actions: assign({ sessionToken: ({ event }) => event.output.token }),
+        },
+        onError: [
+          {
+            guard: { type: 'isAttemptsExceeded', params: ({ event }) => problemOf(event.error) },
+            target: 'locked',
+          },
+          {
+            guard: { type: 'isInvalidCode', params: ({ event }) => problemOf(event.error) },
+            target: 'entering.invalidCode',
+          },
+          { target: 'entering.failed' },
+        ],
+      },
+    },
+    noAccess: {
+      description: "Unknown OTP state: only 'Usted no tiene acceso a la aplicación' and Cancelar.",
+      on: { 'mfa.cancel': { target: 'cancelled' } },
+    },
+    verified: {
+      description: 'The code was accepted; the session token goes to the parent.',
+      type: 'final',
+      output: ({ context }) => ({ outcome: 'verified', token: context.sessionToken }) satisfies MfaOutput,
+    },
+    cancelled: {
+      description: 'The user closed the modal; nothing is stored.',
+      type: 'final',
+      output: { outcome: 'cancelled' } satisfies MfaOutput,
+    },
+    locked: {
+      description: 'Too many wrong codes: the modal closes and the parent page shows the message.',
+      type: 'final',
+      output: { outcome: 'locked' } satisfies MfaOutput,
+    },
+  },
+});

@@ -1,0 +1,41 @@
+import type { MfaChallenge } from '../mfa/mfa.types.ts';
+
+export type RegistrationField = 'user' | 'password' | 'confirmation';
+
+export type RegistrationValues = Record<RegistrationField, string>;
+
+/** Which §5 rule a field breaks: the page maps 'required' and 'mismatch' to their Spanish texts. */
+export type FieldError = 'required' | 'mismatch';
+
+export type FieldErrors = Partial<Record<RegistrationField, FieldError>>;
+
+export interface RegistrationInput {
+  /** The ?invitation= query parameter, sent as `token`. */
+  invitation: string;
+}
+
+/** POST /api/register body. */
+export interface RegisterRequest {
+  user: string;
+  password: string;
+  token: string;
+}
+
+export interface RegistrationContext extends MfaChallenge {
+  invitation: string;
+  values: RegistrationValues;
+  /** Fields the user has changed or left: their messages show. */
+  touched: Record<RegistrationField, boolean>;
+  /** The user tried to submit: every message shows. */
+  submitted: boolean;
+  sessionToken: string;
+  /** Problem type of the last register failure; null for the generic error. */
+  errorType: string | null;
+}
+
+export type RegistrationEvent =
+  | { type: 'registration.change'; field: RegistrationField; value: string }
+  | { type: 'registration.blur'; field: RegistrationField }
+  | { type: 'registration.submit' };
+
+export type RegistrationTag = 'busy' | 'error';

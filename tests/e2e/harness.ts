@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const screenshotsDir = path.join(root, 'test-results', 'screenshots');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface RunningProduct {
+  url: string;
+  dataDir: string;
+  /** everything the server printed on stdout */
+  output: () => string;
+  /** the first-administrator link the server printed, if any */
+  firstAdminLink: () => string | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the BUILT product exactly as `npm run serve` does (node dist/server/server/main.js) on a free
+ * port with a fresh data directory, and waits until /api/health answers.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+  const entry = path.join(root, 'dist/server/server/main.js');
+  if (!fs.existsSync(entry) || !fs.existsSync(path.join(root, 'dist/client/index.html'))) {
+    throw new Error('The product is not built: run `npm run build` first (npm test does it).');
+  }
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-e2e-'));
+  let out = '';
+  const child: ChildProcess = spawn(process.execPath, [entry], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok && /registration|running at/.test(out)) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not answer within 30 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    dataDir,
+    output: () => out,
+    firstAdminLink: () => out.match(/https?:\/\/\S+\/register\?invitation=[A-Za-z0-9_-]+/)?.[0],
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM_PATH.`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(screenshotsDir, { recursive: true });
+  const file = path.join(screenshotsDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
