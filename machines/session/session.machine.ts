@@ -1,0 +1,96 @@
+import { fromCallback, setup } from 'xstate';
+import type { SessionEvent, SessionTag } from './session.types.ts';
+
+/** SPEC.md §4/§9: one hour without mouse, keyboard, scroll or touch activity ends the session. */
+export const IDLE_TIMEOUT_MS = 3_600_000;
+
+/**
+ * The root session workflow (SPEC.md §4): one actor for the whole app, so the API client's
+ * problem listener can send it 'session.expired' / 'session.load-error'.
+ *
+ * Outside the authenticated area (login, registration) it only waits. Inside, it checks for a
+ * token, runs the idle timer (restarted by any activity) and shows the two dialogs.
+ *
+ * Which dialog wins: 'Sesión expirada'. From 'Error obteniendo datos' a 'session.expired'
+ * replaces it; while 'Sesión expirada' shows, load errors are ignored. Reloading cannot bring
+ * back a session that is gone (the reloaded page would show 'Sesión expirada' anyway), while
+ * signing in again fixes both.
+ */
+export const sessionMachine = setup({
+  types: {} as {
+    events: SessionEvent;
+    tags: SessionTag;
+  },
+  actors: {
+    listenForActivity: fromCallback<SessionEvent>(() => () => {}),
+  },
+  actions: {
+    clearToken: () => {},
+    goToLogin: () => {},
+    reloadPage: () => {},
+  },
+  guards: {
+    hasToken: () => false,
+  },
+  delays: {
+    idleTimeout: IDLE_TIMEOUT_MS,
+  },
+}).createMachine({
+  id: 'session',
+  description: 'Session of the signed-in user: presence of the token, idle timeout, expiry and data-error dialogs.',
+  initial: 'outside',
+  states: {
+    outside: {
+      description: 'On a public page (/, /register): no idle timer, API problems are left to the page.',
+      on: { 'session.enter': { target: 'inside' } },
+    },
+    inside: {
+      description: 'In the authenticated area (/videos, /videos/{id}, /statistics).',
+      initial: 'checking',
+      on: { 'session.leave': { target: 'outside' } },
+      states: {
+        checking: {
+          description: 'Looks for the stored token.',
+          always: [{ guard: 'hasToken', target: 'active' }, { target: 'expired' }],
+        },
+        active: {
+          description: 'Signed in, no dialog; activity on the window restarts the idle timer.',
+          invoke: { id: 'listenForActivity', src: 'listenForActivity' },
+          initial: 'counting',
+          states: {
+            counting: {
+              description: 'The idle timer runs.',
+              after: { idleTimeout: { target: '#session.timedOut' } },
+              on: { 'session.activity': { target: 'counting', reenter: true } },
+            },
+          },
+          on: {
+            'session.expired': { target: 'expired' },
+            'session.load-error': { target: 'loadError' },
+            'session.logout': { target: '#session.outside', actions: ['clearToken', 'goToLogin'] },
+          },
+        },
+        loadError: {
+          description: "Dialog 'Error obteniendo datos' with Recargar.",
+          tags: ['dialog'],
+          on: {
+            'session.reload': { actions: 'reloadPage' },
+            'session.expired': { target: 'expired' },
+          },
+        },
+        expired: {
+          description: "Dialog 'Sesión expirada' with Iniciar sesión (no token, or an API call answered 401/403).",
+          tags: ['dialog'],
+          on: {
+            'session.sign-in': { target: '#session.outside', actions: ['clearToken', 'goToLogin'] },
+          },
+        },
+      },
+    },
+    timedOut: {
+      description: 'Idle for too long: the token is removed and the page reloads.',
+      type: 'final',
+      entry: ['clearToken', 'reloadPage'],
+    },
+  },
+});
