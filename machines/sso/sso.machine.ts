@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { SsoAnswer, SsoContext, SsoEvent, SsoFailure, SsoInput, SsoLoginRequest, SsoTag, StoreTokenInput } from './sso.types.ts';
+import type { SsoAnswer, SsoContext, SsoFailure, SsoInput, SsoLoginRequest, SsoTag, StoreTokenInput } from './sso.types.ts';
 
 /** Reads the problem `type` from whatever an actor rejected with. */
 function problemType(error: unknown): string | null {
@@ -17,7 +17,7 @@ function problemType(error: unknown): string | null {
 export const ssoMachine = setup({
   types: {} as {
     context: SsoContext;
-    events: SsoEvent;
+    // No events of its own: it runs from the address, on its actors' answers.
     input: SsoInput;
     tags: SsoTag;
   },

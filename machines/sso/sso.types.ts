@@ -28,7 +28,4 @@ export interface SsoFailure {
   errorType: string | null;
 }
 
-/** The machine takes no user events: it runs on its own from the address. */
-export type SsoEvent = never;
-
 export type SsoTag = 'busy';

@@ -93,6 +93,9 @@ let user: UserEvent;
 
 beforeEach(() => {
   vi.useFakeTimers();
+  // Testing Library's async wrapper waits on a 0 ms timeout and only flushes it under fake
+  // timers when it sees a `jest` global (testing-library/user-event#1115): give it one.
+  vi.stubGlobal('jest', { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) });
   user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
   store = createToastStore(testMachine);
   renderWithTheme(<ToastViewport store={store} />);
@@ -100,6 +103,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 for (const input of variants) {
@@ -151,5 +155,32 @@ describe('toast with the default delays (SPEC: closes after 3 s)', () => {
     expect(screen.getByRole('alert')).toHaveStyle({ opacity: '0' });
     advance(TOAST_FADE_DURATION_MS);
     expect(screen.queryByText('El video se ha creado correctamente')).not.toBeInTheDocument();
+  });
+});
+
+describe('toast pause (documented choice: leaving restarts the full duration)', () => {
+  it('gives the full duration again after the pointer leaves', async () => {
+    act(() => void store.show({ kind: 'success', message: 'Video quitado de favoritos' }));
+    advance(DURATION / 2);
+    await user.hover(toast());
+    advance(DURATION / 4);
+    await user.unhover(toast());
+    // The first timer would have fired by now; the restarted one has not.
+    advance(DURATION - 10);
+    expect(toast()).toHaveStyle({ opacity: '1' });
+    advance(10);
+    expect(toast()).toHaveStyle({ opacity: '0' });
+  });
+
+  it('closes only the toast whose close button is clicked', async () => {
+    act(() => {
+      store.show({ kind: 'success', message: 'Video añadido a favoritos' });
+      store.show({ kind: 'error', message: 'El token es invalido', persistent: true });
+    });
+    const [first] = screen.getAllByRole('button', { name: 'Cerrar' });
+    await user.click(first!);
+    advance(FADE);
+    expect(screen.queryByText('Video añadido a favoritos')).not.toBeInTheDocument();
+    expect(screen.getByText('El token es invalido')).toBeVisible();
   });
 });

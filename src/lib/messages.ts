@@ -95,3 +95,25 @@ export const pageMessages = {
   errorCode: '500',
   error: 'Error inesperado',
 } as const;
+
+/** Labels and texts of the sign-in screens (SPEC.md §2): login, registration, MFA modal, single sign-on. */
+export const authMessages = {
+  user: 'Usuario',
+  password: 'Contraseña',
+  confirmPassword: 'Confirma Contraseña',
+  enter: 'Entrar',
+  cancel: 'Cancelar',
+  registerTitle: 'Registro',
+  mfaTitle: 'Autentificación MFA',
+  mfaSetup: 'Para mayor seguridad debe habilitar la autenticación en dos pasos.',
+  mfaStepOpenApp: 'Abra una aplicación de autenticación, como Google Authenticator o Microsoft Authenticator.',
+  mfaStepScan: 'Añada una cuenta escaneando este código QR:',
+  mfaManualKey: 'Si no puede escanearlo, introduzca esta clave manualmente:',
+  mfaStepType: 'Escriba el código que genera la aplicación.',
+  mfaPrompt: 'Introduzca el código generado por su aplicación de autenticación:',
+  mfaCodePlaceholder: 'Código',
+  mfaQrLabel: 'Código QR para la aplicación de autenticación',
+  noAccess: 'Usted no tiene acceso a la aplicación',
+  loading: 'Cargando',
+  logout: 'Cerrar sesión',
+} as const;

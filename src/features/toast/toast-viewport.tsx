@@ -17,8 +17,7 @@ export function ToastViewport({ store = appToastStore }: { store?: ToastStore })
       pos="fixed"
       top="var(--mantine-spacing-md)"
       right="var(--mantine-spacing-md)"
-      w="min(360px, calc(100vw - 2 * var(--mantine-spacing-md)))"
-      style={{ zIndex: 1000 }}
+      style={{ zIndex: 1000, width: 'min(360px, calc(100vw - 2 * var(--mantine-spacing-md)))' }}
     >
       {entries.map((entry) => (
         <ToastItem key={entry.id} actor={entry.actor} />

@@ -1,0 +1,224 @@
+import { screen, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import type { SnapshotFrom } from 'xstate';
+import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { LoginPage } from '../../src/features/auth/login-page.tsx';
+import { getToken, storeToken } from '../../src/lib/auth-token.ts';
+import { authMessages, loginMessage, mfaMessages, pageMessages } from '../../src/lib/messages.ts';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import {
+  coveredFeatures,
+  coveringPaths,
+  createActorDoubles,
+  createAuthModel,
+  declaredFeatures,
+  runPath,
+  stableLeafIds,
+  type ActorDoubles,
+  type DoneEvent,
+  type ErrorEvent,
+  type Executors,
+  type StateChecks,
+} from '../../tests/ui/auth/model.ts';
+import { ATTEMPTS_EXCEEDED, mfaMachine } from '../mfa/mfa.machine.ts';
+import type { LoginAnswer, MfaOutput, StoreTokenInput } from '../mfa/mfa.types.ts';
+import { loginMachine } from './login.machine.ts';
+import type { LoginEvent } from './login.types.ts';
+
+const PENDING = 'pending-token';
+const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
+const URI = 'otpauth://totp/TAO:ana?secret=JBSWY3DPEHPK3PXP&issuer=TAO';
+const CREDENTIALS = { user: 'ana', password: 'secreto' };
+
+type Snapshot = SnapshotFrom<typeof loginMachine>;
+type ModelEvent =
+  | LoginEvent
+  | DoneEvent<'submitLogin', LoginAnswer>
+  | ErrorEvent<'submitLogin'>
+  | DoneEvent<'mfa', MfaOutput>
+  | DoneEvent<'storeToken'>
+  | ErrorEvent<'storeToken'>;
+
+const answers: LoginAnswer[] = [
+  { token: PENDING, otp: { state: 'OTP_REQUIRED', uri: URI, user: 'ana' } },
+  { token: PENDING, otp: { state: 'OTP_ACTIVED', user: 'ana' } },
+  { token: PENDING, otp: { state: 'OTP_BLOCKED', user: 'ana' } },
+];
+const loginProblems = [
+  { status: 401, type: 'wrong-password' },
+  { status: 401, type: 'user-doesnt-exist' },
+  { status: 403, type: 'access-denied' },
+  { status: 403, type: 'blocked-user' },
+  { status: 429, type: ATTEMPTS_EXCEEDED },
+  { status: 503, type: 'service-unavailable' },
+  { status: 0, type: 'network-error' },
+];
+
+const events: ModelEvent[] = [
+  { type: 'login.submit', ...CREDENTIALS },
+  ...answers.map((output) => ({ type: 'xstate.done.actor.submitLogin' as const, output })),
+  ...loginProblems.map((error) => ({ type: 'xstate.error.actor.submitLogin' as const, error })),
+  { type: 'xstate.done.actor.mfa', output: { outcome: 'verified', token: SESSION } },
+  { type: 'xstate.done.actor.mfa', output: { outcome: 'cancelled' } },
+  { type: 'xstate.done.actor.mfa', output: { outcome: 'locked' } },
+  { type: 'xstate.done.actor.storeToken', output: undefined },
+  { type: 'xstate.error.actor.storeToken', error: new Error('The browser did not store the session token') },
+];
+
+const canEnterCode = (snapshot: Snapshot) => ['OTP_DISABLED', 'OTP_REQUIRED', 'OTP_ACTIVED'].includes(snapshot.context.otp.state);
+
+const model = createAuthModel(loginMachine, {
+  events,
+  // With an unknown OTP state the modal only offers Cancelar.
+  filterEvents: (snapshot, event) =>
+    event.type !== 'xstate.done.actor.mfa' || event.output.outcome === 'cancelled' || canEnterCode(snapshot),
+});
+// Every §8 login message, and the modal for every kind of OTP state, is shown at least once.
+const paths = coveringPaths(model, (snapshot) => [
+  ...(snapshot.hasTag('error') ? [`message ${loginMessage(snapshot.context.errorType ?? undefined)}`] : []),
+  ...(snapshot.matches('mfa') ? [`modal for ${snapshot.context.otp.state}`] : []),
+]);
+
+let user: UserEvent;
+let doubles: ActorDoubles;
+let onSignedIn: Mock<() => void>;
+
+beforeEach(() => {
+  user = userEvent.setup();
+  doubles = createActorDoubles();
+  onSignedIn = vi.fn();
+  const logic = loginMachine.provide({
+    actors: {
+      submitLogin: doubles.actor('submitLogin'),
+      // The double only decides when; storing is the real one.
+      storeToken: doubles.actor<void, StoreTokenInput>('storeToken', ({ token }) => void storeToken(token)),
+      mfa: mfaMachine.provide({ actors: { verifyCode: doubles.actor('verifyCode') } }),
+    },
+  });
+  renderWithTheme(<LoginPage logic={logic} onSignedIn={onSignedIn} />);
+});
+
+const userInput = () => screen.getByLabelText(authMessages.user);
+const passwordInput = () => screen.getByLabelText(authMessages.password);
+const enterButton = () => screen.getAllByRole('button', { name: authMessages.enter })[0]!;
+const mfaDialog = () => screen.getByRole('dialog', { name: authMessages.mfaTitle });
+
+async function typeMfaCodeAndEnter() {
+  const code = within(mfaDialog()).getByPlaceholderText(authMessages.mfaCodePlaceholder);
+  await user.type(code, '123456');
+  await user.click(within(mfaDialog()).getByRole('button', { name: authMessages.enter }));
+}
+
+const executors = {
+  'login.submit': async ({ event }) => {
+    await user.clear(userInput());
+    await user.type(userInput(), event.user);
+    await user.clear(passwordInput());
+    await user.type(passwordInput(), event.password);
+    await user.click(enterButton());
+  },
+  'xstate.done.actor.submitLogin': async ({ event }) => doubles.resolve('submitLogin', event.output),
+  'xstate.error.actor.submitLogin': async ({ event }) => doubles.reject('submitLogin', event.error),
+  // The modal is the real mfa machine: the user finishes it as the outcome says.
+  'xstate.done.actor.mfa': async ({ event }) => {
+    const { outcome } = event.output;
+    if (outcome === 'cancelled') {
+      await user.click(within(mfaDialog()).getByRole('button', { name: authMessages.cancel }));
+      return;
+    }
+    await typeMfaCodeAndEnter();
+    if (outcome === 'verified') await doubles.resolve('verifyCode', { token: SESSION });
+    else await doubles.reject('verifyCode', { status: 429, type: ATTEMPTS_EXCEEDED });
+  },
+  'xstate.done.actor.storeToken': async () => doubles.resolve('storeToken'),
+  'xstate.error.actor.storeToken': async ({ event }) => doubles.reject('storeToken', event.error),
+} satisfies Executors<Snapshot, ModelEvent>;
+
+function expectForm({ busy, message }: { busy: boolean; message: string | null }) {
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(pageMessages.appTitle);
+  for (const input of [userInput(), passwordInput()]) {
+    if (busy) expect(input).toBeDisabled();
+    else expect(input).toBeEnabled();
+  }
+  if (busy) {
+    expect(enterButton()).toBeDisabled();
+    expect(enterButton()).toHaveAttribute('data-loading', 'true');
+  } else {
+    expect(enterButton()).toBeEnabled();
+    expect(enterButton()).not.toHaveAttribute('data-loading');
+  }
+  if (message) expect(screen.getByRole('alert')).toHaveTextContent(message);
+  else expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+}
+
+const noDialog = () => expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+const states = {
+  '#login.idle.ready': () => {
+    expectForm({ busy: false, message: null });
+    noDialog();
+    expect(getToken()).toBeNull();
+  },
+  '#login.idle.rejected': (snapshot) => {
+    expectForm({ busy: false, message: loginMessage(snapshot.context.errorType ?? undefined) });
+    noDialog();
+    expect(getToken()).toBeNull();
+  },
+  '#login.sending': () => {
+    expectForm({ busy: true, message: null });
+    noDialog();
+    expect(doubles.inputs('submitLogin').at(-1)).toEqual(CREDENTIALS);
+  },
+  '#login.mfa': (snapshot) => {
+    const dialog = mfaDialog();
+    const { state } = snapshot.context.otp;
+    if (state === 'OTP_REQUIRED') expect(dialog).toHaveTextContent(authMessages.mfaSetup);
+    else if (state === 'OTP_ACTIVED') expect(dialog).toHaveTextContent(authMessages.mfaPrompt);
+    else expect(dialog).toHaveTextContent(authMessages.noAccess);
+    expect(getToken()).toBeNull();
+  },
+  '#login.storingToken': () => {
+    noDialog();
+    expectForm({ busy: true, message: null });
+    expect(doubles.inputs('verifyCode').at(-1)).toEqual({ pendingToken: PENDING, user: 'ana', mfaCode: '123456' });
+    expect(doubles.inputs('storeToken').at(-1)).toEqual({ token: SESSION });
+  },
+  '#login.signedIn': () => {
+    noDialog();
+    expect(getToken()).toBe(SESSION);
+    expect(onSignedIn).toHaveBeenCalledTimes(1);
+  },
+} satisfies StateChecks<Snapshot>;
+
+describe('login page', () => {
+  for (const { name, path } of paths) {
+    it(name, async () => {
+      await runPath(path, states, executors);
+      if (!path.state.matches('signedIn')) expect(onSignedIn).not.toHaveBeenCalled();
+    });
+  }
+});
+
+describe('login model coverage', () => {
+  const covered = coveredFeatures(paths);
+  const declared = declaredFeatures(model.machine);
+
+  it('visits every state node', () => {
+    for (const node of declared.nodes) expect(covered).toContain(node);
+  });
+  it('takes every transition, each guard branch included', () => {
+    for (const transition of declared.transitions) expect(covered).toContain(transition);
+  });
+  it('shows every §8 login message', () => {
+    for (const { type } of loginProblems) expect(covered).toContain(`message ${loginMessage(type)}`);
+    expect(covered).toContain(`message ${mfaMessages.attemptsExceeded}`);
+  });
+  it('opens the modal for every kind of OTP state', () => {
+    for (const { otp } of answers) expect(covered).toContain(`modal for ${otp.state}`);
+  });
+  it('checks every state a user can see and drives every event', () => {
+    expect(Object.keys(states).sort()).toEqual(stableLeafIds(model.machine).sort());
+    const eventTypes = new Set(declared.transitions.map((transition) => transition.split(' on ')[1]!.split(' #')[0]!));
+    expect([...eventTypes].sort()).toEqual(Object.keys(executors).sort());
+  });
+});

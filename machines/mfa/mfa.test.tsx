@@ -1,0 +1,201 @@
+import { screen, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { useSelector } from '@xstate/react';
+import { createActor, type SnapshotFrom } from 'xstate';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MfaModal, type MfaActorRef } from '../../src/features/auth/mfa-modal.tsx';
+import { authMessages, genericError, mfaMessages } from '../../src/lib/messages.ts';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import {
+  coveredFeatures,
+  coveringPaths,
+  createActorDoubles,
+  createAuthModel,
+  declaredFeatures,
+  runPath,
+  stableLeafIds,
+  type ActorDoubles,
+  type DoneEvent,
+  type ErrorEvent,
+  type Executors,
+  type StateChecks,
+} from '../../tests/ui/auth/model.ts';
+import { ATTEMPTS_EXCEEDED, mfaMachine } from './mfa.machine.ts';
+import type { MfaEvent, MfaInput, MfaOutput, SessionTokenOutput } from './mfa.types.ts';
+
+const PENDING = 'pending-token';
+const SESSION = 'session-token';
+const SECRET = 'JBSWY3DPEHPK3PXP';
+const URI = `otpauth://totp/TAO:ana?secret=${SECRET}&issuer=TAO`;
+
+const inputs: Record<string, MfaInput> = {
+  OTP_DISABLED: { pendingToken: PENDING, otp: { state: 'OTP_DISABLED', uri: URI, user: 'ana' } },
+  OTP_REQUIRED: { pendingToken: PENDING, otp: { state: 'OTP_REQUIRED', uri: URI, user: 'ana' } },
+  OTP_ACTIVED: { pendingToken: PENDING, otp: { state: 'OTP_ACTIVED', user: 'ana' } },
+  'unknown state': { pendingToken: PENDING, otp: { state: 'OTP_BLOCKED', user: 'ana' } },
+};
+
+type Snapshot = SnapshotFrom<typeof mfaMachine>;
+type ModelEvent = MfaEvent | DoneEvent<'verifyCode', SessionTokenOutput> | ErrorEvent<'verifyCode'>;
+
+const events: ModelEvent[] = [
+  { type: 'mfa.submit', code: '123456' },
+  { type: 'mfa.cancel' },
+  { type: 'xstate.done.actor.verifyCode', output: { token: SESSION } },
+  { type: 'xstate.error.actor.verifyCode', error: { status: 401, type: 'invalid-mfa-token' } },
+  { type: 'xstate.error.actor.verifyCode', error: { status: 429, type: ATTEMPTS_EXCEEDED } },
+  { type: 'xstate.error.actor.verifyCode', error: { status: 500, type: 'internal-server-error' } },
+  { type: 'xstate.error.actor.verifyCode', error: new TypeError('Failed to fetch') },
+];
+
+const models = Object.entries(inputs).map(([name, input]) => {
+  const model = createAuthModel(mfaMachine, { events, input });
+  return { name, input, model, paths: coveringPaths(model) };
+});
+
+/** The parent closes the modal when the mfa machine is done, as login and registration do. */
+function Host({ actor }: { actor: MfaActorRef }) {
+  const active = useSelector(actor, (snapshot) => snapshot.status === 'active');
+  return <MfaModal actorRef={active ? actor : undefined} />;
+}
+
+let user: UserEvent;
+let doubles: ActorDoubles;
+let actor: MfaActorRef;
+
+function start(input: MfaInput) {
+  user = userEvent.setup();
+  doubles = createActorDoubles();
+  actor = createActor(mfaMachine.provide({ actors: { verifyCode: doubles.actor('verifyCode') } }), { input }).start();
+  renderWithTheme(<Host actor={actor} />);
+}
+
+const dialog = () => screen.getByRole('dialog', { name: authMessages.mfaTitle });
+const codeInput = () => within(dialog()).getByPlaceholderText(authMessages.mfaCodePlaceholder);
+const button = (name: string) => within(dialog()).getByRole('button', { name });
+
+const executors = {
+  'mfa.submit': async ({ event }) => {
+    await user.clear(codeInput());
+    await user.type(codeInput(), event.code);
+    await user.click(button(authMessages.enter));
+  },
+  'mfa.cancel': async () => user.click(button(authMessages.cancel)),
+  'xstate.done.actor.verifyCode': async ({ event }) => doubles.resolve('verifyCode', event.output),
+  'xstate.error.actor.verifyCode': async ({ event }) => doubles.reject('verifyCode', event.error),
+} satisfies Executors<Snapshot, ModelEvent>;
+
+/** The modal's content for the account's OTP state, with the code input enabled or not. */
+function expectCodeForm(snapshot: Snapshot, { busy, error }: { busy: boolean; error: string | null }) {
+  const modal = dialog();
+  const enrolment = snapshot.context.otp.state !== 'OTP_ACTIVED';
+  if (enrolment) {
+    expect(modal).toHaveTextContent(authMessages.mfaSetup);
+    const steps = within(modal).getAllByRole('listitem');
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toHaveTextContent(authMessages.mfaStepOpenApp);
+    expect(steps[1]).toHaveTextContent(authMessages.mfaStepScan);
+    expect(within(steps[1]!).getByRole('img', { name: authMessages.mfaQrLabel })).toBeInTheDocument();
+    expect(steps[1]).toHaveTextContent(SECRET);
+    expect(steps[2]).toHaveTextContent(authMessages.mfaStepType);
+    expect(within(steps[2]!).getByPlaceholderText(authMessages.mfaCodePlaceholder)).toBeInTheDocument();
+    expect(modal).not.toHaveTextContent(authMessages.mfaPrompt);
+  } else {
+    expect(modal).toHaveTextContent(authMessages.mfaPrompt);
+    expect(modal).not.toHaveTextContent(authMessages.mfaSetup);
+    expect(within(modal).queryByRole('img', { name: authMessages.mfaQrLabel })).not.toBeInTheDocument();
+  }
+  const input = codeInput();
+  expect(input).toHaveAttribute('inputmode', 'numeric');
+  expect(input).toHaveAttribute('autocomplete', 'one-time-code');
+  expect(input).toHaveAttribute('maxlength', '6');
+  expect(modal).not.toHaveTextContent(authMessages.noAccess);
+  const enter = button(authMessages.enter);
+  if (busy) {
+    expect(input).toBeDisabled();
+    expect(enter).toBeDisabled();
+    expect(enter).toHaveAttribute('data-loading', 'true');
+    expect(button(authMessages.cancel)).toBeDisabled();
+  } else {
+    expect(input).toBeEnabled();
+    expect(enter).toBeEnabled();
+    expect(enter).not.toHaveAttribute('data-loading');
+    expect(button(authMessages.cancel)).toBeEnabled();
+  }
+  if (error) expect(within(modal).getByRole('alert')).toHaveTextContent(error);
+  else expect(within(modal).queryByRole('alert')).not.toBeInTheDocument();
+}
+
+function expectClosedWith(output: MfaOutput) {
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  // What the parent (login or registration) receives.
+  expect(actor.getSnapshot().output).toEqual(output);
+}
+
+const states = {
+  '#mfa.entering.ready': (snapshot) => expectCodeForm(snapshot, { busy: false, error: null }),
+  '#mfa.entering.invalidCode': (snapshot) => expectCodeForm(snapshot, { busy: false, error: mfaMessages.invalidCode }),
+  '#mfa.entering.failed': (snapshot) => expectCodeForm(snapshot, { busy: false, error: genericError }),
+  '#mfa.verifying': (snapshot) => {
+    expectCodeForm(snapshot, { busy: true, error: null });
+    expect(doubles.inputs('verifyCode').at(-1)).toEqual({ pendingToken: PENDING, user: 'ana', mfaCode: '123456' });
+  },
+  '#mfa.noAccess': () => {
+    const modal = dialog();
+    expect(modal).toHaveTextContent(authMessages.noAccess);
+    expect(within(modal).queryByPlaceholderText(authMessages.mfaCodePlaceholder)).not.toBeInTheDocument();
+    expect(within(modal).queryByRole('button', { name: authMessages.enter })).not.toBeInTheDocument();
+    expect(modal).not.toHaveTextContent(authMessages.mfaSetup);
+    expect(modal).not.toHaveTextContent(authMessages.mfaPrompt);
+    expect(button(authMessages.cancel)).toBeEnabled();
+  },
+  '#mfa.verified': () => expectClosedWith({ outcome: 'verified', token: SESSION }),
+  '#mfa.cancelled': () => {
+    expectClosedWith({ outcome: 'cancelled' });
+    expect(doubles.pendingCount('verifyCode')).toBe(0);
+  },
+  '#mfa.locked': () => expectClosedWith({ outcome: 'locked' }),
+} satisfies StateChecks<Snapshot>;
+
+for (const { name, input, paths } of models) {
+  describe(`mfa modal, ${name}`, () => {
+    beforeEach(() => start(input));
+    for (const { name: pathName, path } of paths) {
+      it(pathName, async () => {
+        await runPath(path, states, executors);
+      });
+    }
+  });
+}
+
+describe('mfa model coverage', () => {
+  const machine = models[0]!.model.machine;
+  const covered = coveredFeatures(models.flatMap((entry) => entry.paths));
+  const declared = declaredFeatures(machine);
+
+  it('visits every state node', () => {
+    for (const node of declared.nodes) expect(covered).toContain(node);
+  });
+  it('takes every transition, each guard branch included', () => {
+    for (const transition of declared.transitions) expect(covered).toContain(transition);
+  });
+  it('checks every state a user can see and drives every event', () => {
+    expect(Object.keys(states).sort()).toEqual(stableLeafIds(machine).sort());
+    const eventTypes = new Set(declared.transitions.map((transition) => transition.split(' on ')[1]!.split(' #')[0]!));
+    expect([...eventTypes].sort()).toEqual(Object.keys(executors).sort());
+  });
+});
+
+describe('mfa modal, closing', () => {
+  it('Escape cancels like Cancelar', async () => {
+    start(inputs.OTP_ACTIVED!);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(actor.getSnapshot().output).toEqual({ outcome: 'cancelled' });
+  });
+  it('keeps only digits in the code input', async () => {
+    start(inputs.OTP_ACTIVED!);
+    await user.type(codeInput(), '12a3 4-56789');
+    expect(codeInput()).toHaveValue('123456');
+  });
+});

@@ -1,0 +1,266 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import type { SnapshotFrom } from 'xstate';
+import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { RegistrationPage } from '../../src/features/auth/registration-page.tsx';
+import { getToken, storeToken } from '../../src/lib/auth-token.ts';
+import { authMessages, mfaMessages, registerMessage, validationMessages } from '../../src/lib/messages.ts';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import {
+  coveredFeatures,
+  coveringPaths,
+  createActorDoubles,
+  createAuthModel,
+  declaredFeatures,
+  runPath,
+  stableLeafIds,
+  type ActorDoubles,
+  type DoneEvent,
+  type ErrorEvent,
+  type Executors,
+  type StateChecks,
+} from '../../tests/ui/auth/model.ts';
+import { ATTEMPTS_EXCEEDED, mfaMachine } from '../mfa/mfa.machine.ts';
+import type { LoginAnswer, MfaOutput, StoreTokenInput } from '../mfa/mfa.types.ts';
+import { registrationMachine, validateRegistration, visibleErrors } from './registration.machine.ts';
+import type { FieldError, RegistrationEvent, RegistrationField, RegistrationValues } from './registration.types.ts';
+
+const INVITATION = 'invitation-123';
+const PENDING = 'pending-token';
+const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
+const URI = 'otpauth://totp/TAO:ana?secret=JBSWY3DPEHPK3PXP&issuer=TAO';
+
+type Snapshot = SnapshotFrom<typeof registrationMachine>;
+type ModelEvent =
+  | RegistrationEvent
+  | DoneEvent<'registerUser', LoginAnswer>
+  | ErrorEvent<'registerUser'>
+  | DoneEvent<'mfa', MfaOutput>
+  | DoneEvent<'storeToken'>
+  | ErrorEvent<'storeToken'>;
+
+const registerProblems = [
+  { status: 409, type: 'users-exists' },
+  { status: 410, type: 'register-invitation-expired' },
+  { status: 410, type: 'register-invitation-was-used' },
+  { status: 400, type: 'invalid-password' },
+];
+
+const events: ModelEvent[] = [
+  // Blank (whitespace only) and filled user names; a matching and a different confirmation.
+  { type: 'registration.change', field: 'user', value: '   ' },
+  { type: 'registration.change', field: 'user', value: 'ana' },
+  { type: 'registration.change', field: 'password', value: 'Secreto12' },
+  { type: 'registration.change', field: 'confirmation', value: 'Otra1234' },
+  { type: 'registration.change', field: 'confirmation', value: 'Secreto12' },
+  { type: 'registration.blur', field: 'user' },
+  { type: 'registration.blur', field: 'password' },
+  { type: 'registration.blur', field: 'confirmation' },
+  { type: 'registration.submit' },
+  { type: 'xstate.done.actor.registerUser', output: { token: PENDING, otp: { state: 'OTP_REQUIRED', uri: URI, user: 'ana' } } },
+  ...registerProblems.map((error) => ({ type: 'xstate.error.actor.registerUser' as const, error })),
+  { type: 'xstate.done.actor.mfa', output: { outcome: 'verified', token: SESSION } },
+  { type: 'xstate.done.actor.mfa', output: { outcome: 'cancelled' } },
+  { type: 'xstate.done.actor.mfa', output: { outcome: 'locked' } },
+  { type: 'xstate.done.actor.storeToken', output: undefined },
+  { type: 'xstate.error.actor.storeToken', error: new Error('The browser did not store the session token') },
+];
+
+/**
+ * Keeps the form's part of the model small: fields are typed once each, in the form state
+ * without a server message (the handlers are the same in every editing sub-state), and a
+ * field is only left (blurred) while still empty and untouched.
+ */
+function formEventAllowed(snapshot: Snapshot, event: ModelEvent): boolean {
+  if (event.type !== 'registration.change' && event.type !== 'registration.blur') return true;
+  const { values, touched } = snapshot.context;
+  if (!snapshot.matches({ editing: 'ready' }) || snapshot.context.submitted) return false;
+  if (event.type === 'registration.blur') return !touched[event.field];
+  return values[event.field] === '';
+}
+
+const model = createAuthModel(registrationMachine, { events, filterEvents: formEventAllowed, input: { invitation: INVITATION } });
+
+const messageOf: Record<FieldError, string> = { required: validationMessages.required, mismatch: validationMessages.passwordsMismatch };
+const errorSignature = (snapshot: Snapshot) => JSON.stringify(visibleErrors(snapshot.context));
+
+// Every combination of field messages the model reaches, and every §8 register message, is shown.
+const paths = coveringPaths(model, (snapshot) => [
+  ...(snapshot.matches('editing') ? [`field messages ${errorSignature(snapshot)}`] : []),
+  ...(snapshot.matches({ editing: 'rejected' }) ? [`message ${registerMessage(snapshot.context.errorType ?? undefined)}`] : []),
+]);
+
+let user: UserEvent;
+let doubles: ActorDoubles;
+let onSignedIn: Mock<() => void>;
+let onTokenNotStored: Mock<() => void>;
+
+beforeEach(() => {
+  user = userEvent.setup();
+  doubles = createActorDoubles();
+  onSignedIn = vi.fn();
+  onTokenNotStored = vi.fn();
+  const logic = registrationMachine.provide({
+    actors: {
+      registerUser: doubles.actor('registerUser'),
+      storeToken: doubles.actor<void, StoreTokenInput>('storeToken', ({ token }) => void storeToken(token)),
+      mfa: mfaMachine.provide({ actors: { verifyCode: doubles.actor('verifyCode') } }),
+    },
+  });
+  renderWithTheme(
+    <RegistrationPage logic={logic} invitation={INVITATION} onSignedIn={onSignedIn} onTokenNotStored={onTokenNotStored} />,
+  );
+});
+
+const labels: Record<RegistrationField, string> = {
+  user: authMessages.user,
+  password: authMessages.password,
+  confirmation: authMessages.confirmPassword,
+};
+const input = (field: RegistrationField) => screen.getByLabelText(labels[field]);
+const enterButton = () => screen.getAllByRole('button', { name: authMessages.enter })[0]!;
+const mfaDialog = () => screen.getByRole('dialog', { name: authMessages.mfaTitle });
+
+const executors = {
+  'registration.change': async ({ event }) => {
+    await user.type(input(event.field), event.value);
+    // Leave no field focused, so that the next click does not blur it behind the model's back.
+    act(() => input(event.field).blur());
+  },
+  'registration.blur': async ({ event }) => {
+    await user.click(input(event.field));
+    act(() => input(event.field).blur());
+  },
+  'registration.submit': async () => user.click(enterButton()),
+  'xstate.done.actor.registerUser': async ({ event }) => doubles.resolve('registerUser', event.output),
+  'xstate.error.actor.registerUser': async ({ event }) => doubles.reject('registerUser', event.error),
+  'xstate.done.actor.mfa': async ({ event }) => {
+    const { outcome } = event.output;
+    if (outcome === 'cancelled') {
+      await user.click(within(mfaDialog()).getByRole('button', { name: authMessages.cancel }));
+      return;
+    }
+    await user.type(within(mfaDialog()).getByPlaceholderText(authMessages.mfaCodePlaceholder), '123456');
+    await user.click(within(mfaDialog()).getByRole('button', { name: authMessages.enter }));
+    if (outcome === 'verified') await doubles.resolve('verifyCode', { token: SESSION });
+    else await doubles.reject('verifyCode', { status: 429, type: ATTEMPTS_EXCEEDED });
+  },
+  'xstate.done.actor.storeToken': async () => doubles.resolve('storeToken'),
+  'xstate.error.actor.storeToken': async ({ event }) => doubles.reject('storeToken', event.error),
+} satisfies Executors<Snapshot, ModelEvent>;
+
+/** The three fields with the values typed so far and the §5 messages that should show. */
+function expectForm(snapshot: Snapshot, { busy, message }: { busy: boolean; message: string | null }) {
+  const shown = visibleErrors(snapshot.context);
+  for (const field of Object.keys(labels) as RegistrationField[]) {
+    const element = input(field);
+    expect(element).toHaveValue(snapshot.context.values[field]);
+    if (busy) expect(element).toBeDisabled();
+    else expect(element).toBeEnabled();
+    const rule = shown[field];
+    if (rule) {
+      expect(element).toHaveAttribute('aria-invalid', 'true');
+      expect(element).toHaveAccessibleDescription(messageOf[rule]);
+    } else {
+      expect(element).not.toHaveAttribute('aria-invalid', 'true');
+    }
+  }
+  if (busy) expect(enterButton()).toHaveAttribute('data-loading', 'true');
+  else expect(enterButton()).toBeEnabled();
+  if (message) expect(screen.getByRole('alert')).toHaveTextContent(message);
+  else expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+}
+
+const noDialog = () => expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+const states = {
+  '#registration.editing.ready': (snapshot) => {
+    expectForm(snapshot, { busy: false, message: null });
+    noDialog();
+  },
+  '#registration.editing.rejected': (snapshot) => {
+    expectForm(snapshot, { busy: false, message: registerMessage(snapshot.context.errorType ?? undefined) });
+    noDialog();
+  },
+  '#registration.editing.locked': (snapshot) => {
+    expectForm(snapshot, { busy: false, message: mfaMessages.attemptsExceeded });
+    noDialog();
+  },
+  '#registration.sending': (snapshot) => {
+    expectForm(snapshot, { busy: true, message: null });
+    noDialog();
+    expect(doubles.inputs('registerUser').at(-1)).toEqual({ user: 'ana', password: 'Secreto12', token: INVITATION });
+  },
+  '#registration.mfa': () => {
+    expect(mfaDialog()).toHaveTextContent(authMessages.mfaSetup);
+    expect(getToken()).toBeNull();
+  },
+  '#registration.storingToken': (snapshot) => {
+    noDialog();
+    expectForm(snapshot, { busy: true, message: null });
+    expect(doubles.inputs('storeToken').at(-1)).toEqual({ token: SESSION });
+  },
+  '#registration.signedIn': () => {
+    noDialog();
+    expect(getToken()).toBe(SESSION);
+    expect(onSignedIn).toHaveBeenCalledTimes(1);
+    expect(onTokenNotStored).not.toHaveBeenCalled();
+  },
+  '#registration.tokenNotStored': () => {
+    noDialog();
+    expect(getToken()).toBeNull();
+    expect(onTokenNotStored).toHaveBeenCalledTimes(1);
+    expect(onSignedIn).not.toHaveBeenCalled();
+  },
+} satisfies StateChecks<Snapshot>;
+
+describe('registration page', () => {
+  for (const { name, path } of paths) {
+    it(name, async () => {
+      await runPath(path, states, executors);
+      // Submitting is blocked while a rule fails: the server only ever saw valid forms.
+      for (const sent of doubles.inputs('registerUser') as Array<{ user: string; password: string }>) {
+        expect(validateRegistration({ user: sent.user, password: sent.password, confirmation: sent.password })).toEqual({});
+      }
+    });
+  }
+});
+
+describe('registration model coverage', () => {
+  const covered = coveredFeatures(paths);
+  const declared = declaredFeatures(model.machine);
+
+  it('visits every state node', () => {
+    for (const node of declared.nodes) expect(covered).toContain(node);
+  });
+  it('takes every transition, each guard branch included', () => {
+    for (const transition of declared.transitions) expect(covered).toContain(transition);
+  });
+  it('shows every §5 field message and every §8 register message', () => {
+    const signatures = [...covered].filter((feature) => feature.startsWith('field messages '));
+    for (const field of ['user', 'password', 'confirmation'] as const) {
+      expect(signatures.some((signature) => signature.includes(`"${field}":"required"`))).toBe(true);
+    }
+    expect(signatures.some((signature) => signature.includes('"confirmation":"mismatch"'))).toBe(true);
+    for (const { type } of registerProblems) expect(covered).toContain(`message ${registerMessage(type)}`);
+  });
+  it('checks every state a user can see and drives every event', () => {
+    expect(Object.keys(states).sort()).toEqual(stableLeafIds(model.machine).sort());
+    const eventTypes = new Set(declared.transitions.map((transition) => transition.split(' on ')[1]!.split(' #')[0]!));
+    expect([...eventTypes].sort()).toEqual(Object.keys(executors).sort());
+  });
+});
+
+describe('registration rules (SPEC.md §5)', () => {
+  const cases: Array<[RegistrationValues, ReturnType<typeof validateRegistration>]> = [
+    [{ user: '', password: '', confirmation: '' }, { user: 'required', password: 'required', confirmation: 'required' }],
+    [{ user: ' \t ', password: '   ', confirmation: '  ' }, { user: 'required', password: 'required', confirmation: 'required' }],
+    [{ user: 'ana', password: 'Secreto12', confirmation: '' }, { confirmation: 'mismatch' }],
+    [{ user: 'ana', password: '', confirmation: 'Secreto12' }, { password: 'required', confirmation: 'mismatch' }],
+    [{ user: 'ana', password: 'Secreto12', confirmation: 'Secreto13' }, { confirmation: 'mismatch' }],
+    [{ user: 'ana', password: 'Secreto12', confirmation: 'Secreto12' }, {}],
+  ];
+  it.each(cases)('%j → %j', (values, errors) => {
+    expect(validateRegistration(values)).toEqual(errors);
+  });
+});

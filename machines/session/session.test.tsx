@@ -1,0 +1,271 @@
+import { useSyncExternalStore } from 'react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { createActor, type SnapshotFrom } from 'xstate';
+import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { appLabels } from '../../src/components/app-labels.ts';
+import { ApiError, type ApiProblem } from '../../src/lib/api/api-error.ts';
+import { appSessionMachine, forwardApiProblems, type SessionActorRef } from '../../src/features/auth/session-actor.ts';
+import { ACTIVITY_EVENTS, listenForActivity } from '../../src/features/auth/session.actors.ts';
+import { SessionArea } from '../../src/features/auth/session-area.tsx';
+import { sessionEventFor } from '../../src/features/auth/session-problems.ts';
+import { clearToken, getToken, storeToken } from '../../src/lib/auth-token.ts';
+import { authMessages, dialogMessages } from '../../src/lib/messages.ts';
+import {
+  coveredFeatures,
+  coveringPaths,
+  createAuthModel,
+  declaredFeatures,
+  runPath,
+  stableLeafIds,
+  type AfterEvent,
+  type Executors,
+  type StateChecks,
+} from '../../tests/ui/auth/model.ts';
+import { createTestQueryClient, renderInRouter } from '../../tests/ui/auth/render-in-router.tsx';
+import { IDLE_TIMEOUT_MS, sessionMachine } from './session.machine.ts';
+import type { SessionEvent } from './session.types.ts';
+
+/** Shortened idle timeout; activity checks wait 0.6 of it twice (1.2 in all), so a timer that was not restarted would fire. */
+const IDLE = 300;
+const sleep = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+const base64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+const TOKEN = `${base64url({ alg: 'HS256' })}.${base64url({ user: 'ana', role: 'admin' })}.signature`;
+const ME = { id: 1, user: 'ana', nombre: 'Ana Pérez', email: 'ana@example.org', role: 'admin' as const, organizacion: 'TAO' };
+const CONTENT = 'Lista de videos';
+const PUBLIC_PAGE = 'Página de inicio';
+
+type Snapshot = SnapshotFrom<typeof sessionMachine>;
+/** 'session.enter' carries whether a token is stored when the area is entered (the model's view of `hasToken`). */
+type ModelEvent = Exclude<SessionEvent, { type: 'session.enter' }> | { type: 'session.enter'; withToken: boolean } | AfterEvent<'idleTimeout'>;
+
+const events: ModelEvent[] = [
+  { type: 'session.enter', withToken: true },
+  { type: 'session.enter', withToken: false },
+  { type: 'session.leave' },
+  { type: 'session.activity' },
+  { type: 'session.expired' },
+  { type: 'session.load-error' },
+  { type: 'session.sign-in' },
+  { type: 'session.reload' },
+  { type: 'session.logout' },
+  { type: 'xstate.after.idleTimeout' },
+];
+
+const model = createAuthModel(
+  sessionMachine.provide({ guards: { hasToken: ({ event }) => (event as { withToken?: boolean }).withToken === true } }),
+  { events },
+);
+const paths = coveringPaths(model);
+
+/** Where the user is: a public page, or the authenticated area (what the router would mount). */
+function createLocation() {
+  let inside = false;
+  const listeners = new Set<() => void>();
+  return {
+    set(value: boolean) {
+      inside = value;
+      for (const listener of listeners) listener();
+    },
+    get: () => inside,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+let user: UserEvent;
+let actor: SessionActorRef;
+let location: ReturnType<typeof createLocation>;
+let publish: (problem: ApiProblem) => void;
+let reloadPage: Mock<() => void>;
+let goToLogin: Mock<() => void>;
+let activityCount = 0;
+let problemCount = 0;
+
+beforeEach(async () => {
+  user = userEvent.setup();
+  location = createLocation();
+  reloadPage = vi.fn();
+  // Navigation to '/' unmounts the area, as the router does.
+  goToLogin = vi.fn(() => location.set(false));
+  // The app's session machine (token guard, clearToken, activity listener are real); navigation and reload are spies.
+  actor = createActor(appSessionMachine.provide({ actions: { goToLogin, reloadPage }, delays: { idleTimeout: IDLE } })).start();
+  // The API client's problem feed, as the app wires it.
+  const listeners = new Set<(problem: ApiError) => void>();
+  forwardApiProblems(actor, (listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  });
+  publish = (problem) => act(() => listeners.forEach((listener) => listener(new ApiError(problem))));
+
+  const queryClient = createTestQueryClient();
+  queryClient.setQueryData(['me', 'ana'], ME);
+  function Host() {
+    const inside = useSyncExternalStore(location.subscribe, location.get);
+    return inside ? (
+      <SessionArea session={actor}>
+        <p>{CONTENT}</p>
+      </SessionArea>
+    ) : (
+      <p>{PUBLIC_PAGE}</p>
+    );
+  }
+  await renderInRouter(Host, { queryClient });
+});
+
+const userMenu = () => screen.getByRole('button', { name: `${appLabels.userMenu}: ${ME.nombre}` });
+
+async function fireActivity() {
+  const kind = ACTIVITY_EVENTS[activityCount++ % ACTIVITY_EVENTS.length]!;
+  if (kind === 'scroll') fireEvent.scroll(window);
+  else fireEvent(document.body, new Event(kind, { bubbles: true }));
+}
+
+const executors = {
+  'session.enter': async ({ event }) => {
+    if (event.withToken) storeToken(TOKEN);
+    else clearToken();
+    act(() => location.set(true));
+  },
+  'session.leave': async () => act(() => location.set(false)),
+  'session.activity': async () => {
+    await sleep(IDLE * 0.6);
+    await fireActivity();
+    await sleep(IDLE * 0.6);
+  },
+  // A 401 or a 403 from any call.
+  'session.expired': async () => publish(problemCount++ % 2 ? { status: 403, type: 'unauthorized-role' } : { status: 401, type: 'invalid-access-token' }),
+  // A server error or a network failure.
+  'session.load-error': async () => publish(problemCount++ % 2 ? { status: 0, type: 'network-error' } : { status: 500, type: 'internal-server-error' }),
+  'session.sign-in': async () => {
+    await user.click(screen.getByRole('button', { name: dialogMessages.signIn }));
+    expect(getToken()).toBeNull();
+    expect(goToLogin).toHaveBeenCalled();
+  },
+  'session.reload': async () => {
+    const before = reloadPage.mock.calls.length;
+    await user.click(screen.getByRole('button', { name: dialogMessages.reload }));
+    expect(reloadPage).toHaveBeenCalledTimes(before + 1);
+  },
+  'session.logout': async () => {
+    await user.click(userMenu());
+    await user.click(await screen.findByRole('menuitem', { name: authMessages.logout }));
+    expect(getToken()).toBeNull();
+    expect(goToLogin).toHaveBeenCalled();
+  },
+  'xstate.after.idleTimeout': async () => {
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1), { timeout: IDLE * 4 });
+  },
+} satisfies Executors<Snapshot, ModelEvent>;
+
+function expectArea({ content }: { content: boolean }) {
+  if (content) {
+    expect(screen.getByText(CONTENT)).toBeInTheDocument();
+    expect(userMenu()).toBeInTheDocument();
+  } else {
+    expect(screen.queryByText(CONTENT)).not.toBeInTheDocument();
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+  }
+  expect(screen.queryByText(PUBLIC_PAGE)).not.toBeInTheDocument();
+}
+
+const dialog = (name: string) => screen.getByRole('dialog', { name });
+
+const states = {
+  '#session.outside': () => {
+    expect(screen.getByText(PUBLIC_PAGE)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  },
+  '#session.inside.active.counting': () => {
+    expectArea({ content: true });
+    expect(screen.getByRole('banner')).toHaveTextContent(ME.nombre);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(reloadPage).not.toHaveBeenCalled();
+  },
+  '#session.inside.expired': () => {
+    // Behind the dialog: the page while a token exists, nothing without one.
+    expectArea({ content: getToken() !== null });
+    const expired = dialog(dialogMessages.sessionExpiredTitle);
+    expect(within(expired).getByRole('button', { name: dialogMessages.signIn })).toBeEnabled();
+    expect(screen.queryByRole('dialog', { name: dialogMessages.loadErrorTitle })).not.toBeInTheDocument();
+  },
+  '#session.inside.loadError': () => {
+    expectArea({ content: true });
+    const loadError = dialog(dialogMessages.loadErrorTitle);
+    expect(within(loadError).getByRole('button', { name: dialogMessages.reload })).toBeEnabled();
+    expect(screen.queryByRole('dialog', { name: dialogMessages.sessionExpiredTitle })).not.toBeInTheDocument();
+  },
+  '#session.timedOut': () => {
+    expect(getToken()).toBeNull();
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+    expect(goToLogin).not.toHaveBeenCalled();
+  },
+} satisfies StateChecks<Snapshot>;
+
+describe('session', () => {
+  for (const { name, path } of paths) {
+    it(name, async () => {
+      await runPath(path, states, executors);
+    });
+  }
+});
+
+describe('session model coverage', () => {
+  const covered = coveredFeatures(paths);
+  const declared = declaredFeatures(model.machine);
+
+  it('visits every state node', () => {
+    for (const node of declared.nodes) expect(covered).toContain(node);
+  });
+  it('takes every transition, each guard branch included', () => {
+    for (const transition of declared.transitions) expect(covered).toContain(transition);
+  });
+  it('checks every state a user can see and drives every event', () => {
+    expect(Object.keys(states).sort()).toEqual(stableLeafIds(model.machine).sort());
+    const eventTypes = new Set(declared.transitions.map((transition) => transition.split(' on ')[1]!.split(' #')[0]!));
+    expect([...eventTypes].sort()).toEqual(Object.keys(executors).sort());
+  });
+});
+
+describe('session rules', () => {
+  it('times out after one hour by default (SPEC.md §4/§9)', () => {
+    expect(IDLE_TIMEOUT_MS).toBe(3_600_000);
+    expect(sessionMachine.implementations.delays.idleTimeout).toBe(3_600_000);
+  });
+
+  it.each(ACTIVITY_EVENTS)('counts %s on the window as activity', (kind) => {
+    const received: string[] = [];
+    const session = createActor(
+      sessionMachine.provide({ guards: { hasToken: () => true }, delays: { idleTimeout: 60_000 }, actors: { listenForActivity } }),
+      {
+        inspect: (inspection) => {
+          if (inspection.type === '@xstate.event' && inspection.actorRef === session) received.push(inspection.event.type);
+        },
+      },
+    ).start();
+    session.send({ type: 'session.enter' });
+    fireEvent(kind === 'scroll' ? window : document.body, new Event(kind, { bubbles: true }));
+    session.stop();
+    // After stopping, the listener is gone.
+    fireEvent(document.body, new Event(kind, { bubbles: true }));
+    expect(received.filter((type) => type === 'session.activity')).toHaveLength(1);
+  });
+
+  it.each([
+    [{ status: 401 }, 'session.expired'],
+    [{ status: 403 }, 'session.expired'],
+    [{ status: 500 }, 'session.load-error'],
+    [{ status: 503 }, 'session.load-error'],
+    [{ status: 0 }, 'session.load-error'],
+    [{ status: 400 }, null],
+    [{ status: 404 }, null],
+    [{ status: 409 }, null],
+    [{ status: 500, method: 'POST' }, null],
+    [{ status: 401, method: 'PATCH' }, 'session.expired'],
+  ])('maps the API problem %j to %s', (problem, type) => {
+    expect(sessionEventFor(problem)?.type ?? null).toBe(type);
+  });
+});

@@ -1,0 +1,195 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import type { SnapshotFrom } from 'xstate';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { SsoGate } from '../../src/features/auth/sso-gate.tsx';
+import { appSsoMachine } from '../../src/features/auth/sso.actors.ts';
+import { ToastViewport } from '../../src/features/toast/toast-viewport.tsx';
+import { toastStore } from '../../src/features/toast/toast.store.ts';
+import { getToken, storeToken } from '../../src/lib/auth-token.ts';
+import { authMessages, pageMessages, ssoMessage } from '../../src/lib/messages.ts';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import {
+  coveredFeatures,
+  coveringPaths,
+  createActorDoubles,
+  createAuthModel,
+  declaredFeatures,
+  runPath,
+  stableLeafIds,
+  type ActorDoubles,
+  type DoneEvent,
+  type ErrorEvent,
+  type Executors,
+  type StateChecks,
+} from '../../tests/ui/auth/model.ts';
+import { ssoMachine } from './sso.machine.ts';
+import type { SsoAnswer, StoreTokenInput } from './sso.types.ts';
+
+const SSO_TOKEN = 'xwiki-abc';
+const OLD_TOKEN = 'header.eyJ1c2VyIjoib2xkIiwicm9sZSI6InVzZXIifQ.old';
+const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
+const CONTENT = 'Contenido protegido';
+
+type Snapshot = SnapshotFrom<typeof ssoMachine>;
+type ModelEvent = DoneEvent<'authenticate', SsoAnswer> | ErrorEvent<'authenticate'> | DoneEvent<'storeToken'> | ErrorEvent<'storeToken'>;
+
+const ssoProblems = [
+  { status: 401, type: 'tao-token expired' },
+  { status: 401, type: 'invalid' },
+  { status: 401, type: 'invalid-signature' },
+  { status: 503, type: 'sso-not-configured' },
+  { status: 0, type: 'network-error' },
+];
+
+const events: ModelEvent[] = [
+  { type: 'xstate.done.actor.authenticate', output: { token: SESSION } },
+  ...ssoProblems.map((error) => ({ type: 'xstate.error.actor.authenticate' as const, error })),
+  { type: 'xstate.done.actor.storeToken', output: undefined },
+  { type: 'xstate.error.actor.storeToken', error: new Error('The browser did not store the session token') },
+];
+
+const variants = [
+  { name: 'with xwikiid', ssoToken: SSO_TOKEN },
+  { name: 'without xwikiid', ssoToken: null },
+].map((variant) => {
+  const model = createAuthModel(ssoMachine, { events, input: { ssoToken: variant.ssoToken } });
+  // Every failure kind, hence every §8 single sign-on toast text, is shown at least once.
+  const paths = coveringPaths(model, (snapshot) =>
+    snapshot.matches('rejected')
+      ? [`toast ${ssoMessage(snapshot.context.errorType ?? undefined)}`, `failure ${snapshot.context.errorType}`]
+      : [],
+  );
+  return { ...variant, model, paths };
+});
+
+let doubles: ActorDoubles;
+let onSsoTokenUsed: Mock<() => void>;
+
+function renderGate(ssoToken: string | null) {
+  doubles = createActorDoubles();
+  onSsoTokenUsed = vi.fn();
+  // The app's machine (its toast and token actions are real); only the network and storage are doubled.
+  const logic = appSsoMachine.provide({
+    actors: {
+      authenticate: doubles.actor('authenticate'),
+      storeToken: doubles.actor<void, StoreTokenInput>('storeToken', ({ token }) => void storeToken(token)),
+    },
+  });
+  renderWithTheme(
+    <>
+      <SsoGate logic={logic} ssoToken={ssoToken} onSsoTokenUsed={onSsoTokenUsed}>
+        <p>{CONTENT}</p>
+      </SsoGate>
+      <ToastViewport />
+    </>,
+  );
+}
+
+beforeEach(() => {
+  // A token left by an earlier session: success replaces it, failure clears it.
+  storeToken(OLD_TOKEN);
+});
+
+afterEach(async () => {
+  // The app's toast store outlives the render: close what a test left open.
+  for (const entry of toastStore.getSnapshot()) toastStore.close(entry.id);
+  await waitFor(() => expect(toastStore.getSnapshot()).toHaveLength(0));
+});
+
+const executors = {
+  'xstate.done.actor.authenticate': async ({ event }) => doubles.resolve('authenticate', event.output),
+  'xstate.error.actor.authenticate': async ({ event }) => doubles.reject('authenticate', event.error),
+  'xstate.done.actor.storeToken': async () => doubles.resolve('storeToken'),
+  'xstate.error.actor.storeToken': async ({ event }) => doubles.reject('storeToken', event.error),
+} satisfies Executors<Snapshot, ModelEvent>;
+
+function expectSplash() {
+  expect(screen.getByRole('status', { name: authMessages.loading })).toBeInTheDocument();
+  expect(screen.getByRole('img', { name: pageMessages.appTitle })).toBeInTheDocument();
+  expect(screen.queryByText(CONTENT)).not.toBeInTheDocument();
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  expect(onSsoTokenUsed).not.toHaveBeenCalled();
+}
+
+const states = {
+  '#sso.authenticating': () => {
+    expectSplash();
+    expect(doubles.inputs('authenticate')).toEqual([{ taoToken: SSO_TOKEN }]);
+  },
+  '#sso.storingToken': () => {
+    expectSplash();
+    expect(doubles.inputs('storeToken')).toEqual([{ token: SESSION }]);
+  },
+  '#sso.ready': (snapshot) => {
+    expect(screen.getByText(CONTENT)).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: authMessages.loading })).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    if (snapshot.context.ssoToken) {
+      expect(getToken()).toBe(SESSION);
+      expect(onSsoTokenUsed).toHaveBeenCalledTimes(1);
+    } else {
+      expect(getToken()).toBe(OLD_TOKEN);
+      expect(onSsoTokenUsed).not.toHaveBeenCalled();
+      expect(doubles.inputs('authenticate')).toEqual([]);
+    }
+  },
+  '#sso.rejected': (snapshot) => {
+    // The area renders as without a token (the session shows 'Sesión expirada').
+    expect(screen.getByText(CONTENT)).toBeInTheDocument();
+    expect(getToken()).toBeNull();
+    expect(onSsoTokenUsed).not.toHaveBeenCalled();
+    const toast = screen.getByRole('alert');
+    expect(toast).toHaveTextContent(ssoMessage(snapshot.context.errorType ?? undefined));
+    expect(toastStore.getSnapshot().map((entry) => entry.actor.getSnapshot().context)).toEqual([
+      { kind: 'error', message: ssoMessage(snapshot.context.errorType ?? undefined), persistent: true },
+    ]);
+  },
+} satisfies StateChecks<Snapshot>;
+
+for (const { name, ssoToken, paths } of variants) {
+  describe(`single sign-on gate, ${name}`, () => {
+    for (const { name: pathName, path } of paths) {
+      it(pathName, async () => {
+        renderGate(ssoToken);
+        await runPath(path, states, executors);
+      });
+    }
+  });
+}
+
+describe('single sign-on model coverage', () => {
+  const covered = coveredFeatures(variants.flatMap((variant) => variant.paths));
+  const declared = declaredFeatures(variants[0]!.model.machine);
+
+  it('visits every state node', () => {
+    for (const node of declared.nodes) expect(covered).toContain(node);
+  });
+  it('takes every transition, each guard branch included', () => {
+    for (const transition of declared.transitions) expect(covered).toContain(transition);
+  });
+  it('shows every §8 single sign-on toast text', () => {
+    for (const text of ['El token ha expirado', 'El token es invalido', 'Ha ocurrido un error']) {
+      expect(covered).toContain(`toast ${text}`);
+    }
+  });
+  it('checks every state a user can see and drives every event', () => {
+    expect(Object.keys(states).sort()).toEqual(stableLeafIds(variants[0]!.model.machine).sort());
+    const eventTypes = new Set(declared.transitions.map((transition) => transition.split(' on ')[1]!.split(' #')[0]!));
+    expect([...eventTypes].sort()).toEqual(Object.keys(executors).sort());
+  });
+});
+
+describe('single sign-on failure toast', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('stays on screen (persistent) long after a normal toast would close', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderGate(SSO_TOKEN);
+    await doubles.reject('authenticate', { status: 401, type: 'tao-token expired' });
+    expect(screen.getByRole('alert')).toHaveTextContent('El token ha expirado');
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(screen.getByRole('alert')).toHaveTextContent('El token ha expirado');
+  });
+});

@@ -1,0 +1,162 @@
+import { execFile } from 'node:child_process';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../tests/utils/server-harness.ts';
+import { rootDir } from './config.ts';
+import { findUserByKey } from './modules/accounts/accounts.repository.ts';
+import { createFirstAdmin, invitationTokenOf, inviteUser, registerAndEnrol, type TestUser } from './modules/accounts/accounts.test-support.ts';
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment that points the command line at the test server's database. */
+async function cliEnv(server: TestServer): Promise<NodeJS.ProcessEnv> {
+  const { DATABASE_URL: _ignored, ...env } = process.env;
+  const base = { ...env, DATA_DIR: server.config.dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: server.config.publicUrl };
+  if (server.kind === 'sqlite') return base;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(server.db.kysely);
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${rows[0]!.schema}`);
+  return { ...base, DATABASE_URL: url.toString() };
+}
+
+function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: rootDir, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('command line: usage', () => {
+  const env = { ...process.env, LOG_LEVEL: 'silent' };
+
+  it('prints the help', async () => {
+    const res = await runCli(env, ['help']);
+    expect(res.code).toBe(0);
+    for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'help']) {
+      expect(res.stdout).toContain(command);
+    }
+  });
+
+  it('refuses a missing or unknown command with exit code 2 and the usage', async () => {
+    const [none, unknown] = await Promise.all([runCli(env, []), runCli(env, ['destroy'])]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('No command given');
+    expect(none.stderr).toContain('Usage: npm run cli -- <command>');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "destroy"');
+  });
+});
+
+describeOnEachDatabase('command line', (server) => {
+  let env: NodeJS.ProcessEnv;
+  let admin: TestUser;
+  let ana: TestUser;
+  const cli = (...args: string[]) => runCli(env, args);
+  const me = (token: string) => call(server().app, { method: 'GET', url: '/api/me', token });
+
+  beforeAll(async () => {
+    env = await cliEnv(server());
+    admin = await createFirstAdmin(server());
+    ana = await inviteUser(server(), admin, 'ana');
+  });
+
+  describe('arguments', () => {
+    it('refuses bad arguments with exit code 2', async () => {
+      const [badRole, badEmail, badOption, extra] = await Promise.all([
+        cli('set-role', 'ana', 'boss'),
+        cli('invite', 'not-an-address'),
+        cli('invite', 'x@example.org', '--root'),
+        cli('block', 'ana', 'bea'),
+      ]);
+      expect(badRole.code).toBe(2);
+      expect(badRole.stderr).toContain('set-role takes a user name and admin or user');
+      expect(badEmail.code).toBe(2);
+      expect(badEmail.stderr).toContain('email');
+      expect(badOption.code).toBe(2);
+      expect(badOption.stderr).toContain("Unknown option '--root'");
+      expect(extra.code).toBe(2);
+      expect(extra.stderr).toContain('block takes exactly one user name');
+    });
+
+    it('says so, with exit code 1, when the user does not exist', async () => {
+      const res = await cli('block', 'nobody');
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('there is no user named "nobody"');
+    });
+  });
+
+  describe('invite', () => {
+    it('prints a registration link that registers a user of the organisation', async () => {
+      const res = await cli('invite', 'bea@example.org', '--org', 'Archivo');
+      expect(res.code, res.stderr).toBe(0);
+      const link = /http:\/\/localhost:8080\/register\?invitation=[A-Za-z0-9_-]{43}/.exec(res.stdout)?.[0];
+      expect(link).toBeDefined();
+      const bea = await registerAndEnrol(server(), invitationTokenOf(link!), 'bea', 'bea-password-1');
+      expect((await me(bea.session)).json()).toMatchObject({ user: 'bea', role: 'user', email: 'bea@example.org', organizacion: 'Archivo' });
+    });
+
+    it('invites an administrator with --admin', async () => {
+      const res = await cli('invite', 'boss@example.org', '--admin');
+      expect(res.code, res.stderr).toBe(0);
+      const link = /http\S+invitation=\S+/.exec(res.stdout)![0];
+      const boss = await registerAndEnrol(server(), invitationTokenOf(link), 'boss', 'boss-password-1');
+      expect((await me(boss.session)).json()).toMatchObject({ role: 'admin' });
+    });
+  });
+
+  describe('users', () => {
+    it('lists the users in a table', async () => {
+      const res = await cli('users');
+      expect(res.code, res.stderr).toBe(0);
+      const lines = res.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^id\s+user\s+nombre\s+rol\s+organizacion\s+bloqueado\s+otp$/);
+      expect(lines.find((l) => /\sana\s/.test(l))).toMatch(/^\d+\s+ana\s+ana\s+user\s+no\s+OTP_ACTIVED$/);
+      expect(lines.find((l) => /\sadmin\s/.test(l))).toMatch(/\sadmin\s+admin\s+admin\s+no\s+OTP_ACTIVED$/);
+    });
+  });
+
+  describe('changes, through the same rules as the API', () => {
+    it('set-role changes the role and ends the user\'s sessions', async () => {
+      const res = await cli('set-role', 'ana', 'admin');
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain('ana is now admin');
+      expect((await findUserByKey(server().db.kysely, 'ana'))!.rol).toBe('admin');
+      expect((await me(ana.session)).statusCode).toBe(401);
+      expect((await cli('set-role', 'ANA', 'user')).code).toBe(0);
+    });
+
+    it('block ends the sessions at once; unblock lets the user sign in again', async () => {
+      const blocked = await cli('block', 'ana');
+      expect(blocked.code, blocked.stderr).toBe(0);
+      expect(blocked.stdout).toContain('ana is blocked');
+      const login = await call(server().app, { method: 'POST', url: '/api/login', payload: { user: 'ana', password: ana.password } });
+      expect(login.json().type).toBe('blocked-user');
+      const unblocked = await cli('unblock', 'ana');
+      expect(unblocked.code).toBe(0);
+      const again = await call(server().app, { method: 'POST', url: '/api/login', payload: { user: 'ana', password: ana.password } });
+      expect(again.statusCode).toBe(200);
+    });
+
+    it('reset-otp makes the user enrol the second factor again', async () => {
+      const res = await cli('reset-otp', 'ana');
+      expect(res.code, res.stderr).toBe(0);
+      expect(await findUserByKey(server().db.kysely, 'ana')).toMatchObject({ otp_state: 'OTP_REQUIRED', otp_secret: null, otp_last_step: null });
+      const login = await call(server().app, { method: 'POST', url: '/api/login', payload: { user: 'ana', password: ana.password } });
+      expect(login.json().otp).toMatchObject({ state: 'OTP_REQUIRED', uri: expect.stringMatching(/^otpauth:/) });
+    });
+
+    it('keeps the last administrator', async () => {
+      expect((await cli('set-role', 'boss', 'user')).code).toBe(0);
+      const res = await cli('block', 'admin');
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('the last administrator cannot be demoted or blocked');
+      expect((await findUserByKey(server().db.kysely, 'admin'))!.bloqueado).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,164 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrator.ts';
+import type { AccountsContext } from './modules/accounts/accounts-context.ts';
+import { createInvitation } from './modules/accounts/invitations.service.ts';
+import { changeUser, findUserByName, listUsuarios, resetOtp } from './modules/accounts/users.service.ts';
+import { loadContract } from './openapi/contract.ts';
+import { bodyAjv } from './openapi/validation.ts';
+import { HttpProblem } from './plugins/problems.ts';
+import { loadSecrets } from './secrets.ts';
+
+/**
+ * The operator's command line: `npm run cli -- <command>`. It opens the configured database (the
+ * same environment variables as the server) and uses the same services as the API.
+ */
+const USAGE = `Contenido audiovisual TAO — administration
+
+Usage: npm run cli -- <command> [arguments]
+
+Commands:
+  invite <email> [--admin] [--org NAME]  create an invitation and print its registration link
+  users                                  list the users
+  set-role <user> admin|user             change a user's role (ends their sessions)
+  block <user>                           block a user (ends their sessions)
+  unblock <user>                         unblock a user
+  reset-otp <user>                       make the user set up the second factor again at next sign-in
+  help                                   show this help
+
+The database is the one the server uses: DATABASE_URL (PostgreSQL) or DATA_DIR (SQLite).`;
+
+/** Wrong command or arguments: the usage is shown and the exit code is 2. */
+class UsageError extends Error {}
+/** A refused operation (unknown user, a rule of the service): the exit code is 1. */
+class CommandError extends Error {}
+
+type Command = (ctx: AccountsContext, args: string[]) => Promise<string>;
+
+function oneUserArgument(args: string[], command: string): string {
+  if (args.length !== 1 || !args[0]) throw new UsageError(`${command} takes exactly one user name`);
+  return args[0];
+}
+
+async function userNamed(ctx: AccountsContext, name: string) {
+  try {
+    return await findUserByName(ctx, name);
+  } catch (error) {
+    if (error instanceof HttpProblem && error.status === 404) throw new CommandError(`there is no user named "${name}"`);
+    throw error;
+  }
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** The same rule as POST /api/register-invitations: the request body schema of openapi.yaml. */
+function checkInvitation(body: Record<string, unknown>): void {
+  const schema = loadContract().operations.find((op) => op.operationId === 'createInvitation')?.body?.schema;
+  if (!schema) throw new Error('openapi.yaml has no createInvitation body');
+  const validate = bodyAjv.compile(schema);
+  if (!validate(body)) {
+    const error = validate.errors?.[0];
+    const field = error?.instancePath.replace(/^\//, '') || 'invitation';
+    throw new UsageError(`${field === 'organizacion' ? '--org' : field} ${error?.message ?? 'is invalid'}`);
+  }
+}
+
+const commands: Record<string, Command> = {
+  async invite(ctx, args) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { admin: { type: 'boolean', default: false }, org: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length !== 1) throw new UsageError('invite takes exactly one e-mail address');
+    const body = { email: positionals[0]!, rol: values.admin ? ('admin' as const) : ('user' as const), ...(values.org !== undefined ? { organizacion: values.org } : {}) };
+    checkInvitation(body);
+    const invitation = await createInvitation(ctx, { ...body, invitedBy: null });
+    return `Invitation for ${invitation.email} (${body.rol}${values.org ? `, ${values.org}` : ''}), valid until ${invitation.expiresAt}:\n${invitation.link}`;
+  },
+
+  async users(ctx, args) {
+    if (args.length > 0) throw new UsageError('users takes no arguments');
+    const users = await listUsuarios(ctx);
+    if (users.length === 0) return 'No users yet.';
+    return table(
+      ['id', 'user', 'nombre', 'rol', 'organizacion', 'bloqueado', 'otp'],
+      users.map((u) => [String(u.id), u.user, u.nombre, u.rol, u.organizacion ?? '', u.bloqueado ? 'yes' : 'no', u.otpState]),
+    );
+  },
+
+  async 'set-role'(ctx, args) {
+    const [name, role] = args;
+    if (args.length !== 2 || !name || (role !== 'admin' && role !== 'user')) throw new UsageError('set-role takes a user name and admin or user');
+    const user = await changeUser(ctx, null, (await userNamed(ctx, name)).id, { rol: role });
+    return `${user.user} is now ${user.rol}.`;
+  },
+
+  async block(ctx, args) {
+    const user = await changeUser(ctx, null, (await userNamed(ctx, oneUserArgument(args, 'block'))).id, { bloqueado: true });
+    return `${user.user} is blocked.`;
+  },
+
+  async unblock(ctx, args) {
+    const user = await changeUser(ctx, null, (await userNamed(ctx, oneUserArgument(args, 'unblock'))).id, { bloqueado: false });
+    return `${user.user} is unblocked.`;
+  },
+
+  async 'reset-otp'(ctx, args) {
+    const user = await resetOtp(ctx, (await userNamed(ctx, oneUserArgument(args, 'reset-otp'))).id);
+    return `${user.user} will set up the second factor again at the next sign-in.`;
+  },
+};
+
+async function run(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const command = name === undefined ? undefined : commands[name];
+  if (!command) {
+    process.stderr.write(`${name === undefined ? 'No command given.' : `Unknown command "${name}".`}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(db);
+    const output = await command({ config, db, secrets: loadSecrets(config) }, args);
+    process.stdout.write(`${output}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`Error: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      process.stderr.write(`Error: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof HttpProblem) {
+      process.stderr.write(`Error: ${error.detail ?? error.type}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

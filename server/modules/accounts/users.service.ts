@@ -1,0 +1,120 @@
+import type { components } from '../../../contract/openapi.gen.ts';
+import { now } from '../../db/database.ts';
+import { HttpProblem } from '../../plugins/problems.ts';
+import type { Role } from '../../plugins/security.ts';
+import type { AccountsContext } from './accounts-context.ts';
+import {
+  deletePendingLoginsOfUser,
+  findUserById,
+  findUserByKey,
+  listUsers,
+  lockActiveAdminIds,
+  updateUserRevokingSessions,
+  type UserRow,
+} from './accounts.repository.ts';
+
+type Usuario = components['schemas']['Usuario'];
+type Me = components['schemas']['Me'];
+
+/** User names: 3 to 64 ASCII letters, digits, '.', '_' or '-' (no look-alike Unicode letters). */
+const USERNAME = /^[A-Za-z0-9._-]{3,64}$/;
+export const USERNAME_RULE = '3 to 64 letters, digits, ".", "_" or "-"';
+
+/** The key a user name is unique and looked up by: trimmed and lower-cased. */
+export function usernameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function isValidUsername(name: string): boolean {
+  return USERNAME.test(name.trim());
+}
+
+/** A new user name, trimmed; 400 validation-error on body.user when it breaks the rule. */
+export function checkNewUsername(name: string): string {
+  const username = name.trim();
+  if (!USERNAME.test(username)) {
+    throw new HttpProblem(400, 'validation-error', `body.user: ${USERNAME_RULE}`, [{ field: 'body.user', message: USERNAME_RULE }]);
+  }
+  return username;
+}
+
+const notFound = () => new HttpProblem(404, 'resource-not-found', 'no such user');
+
+export function toUsuario(user: UserRow): Usuario {
+  return {
+    id: user.id,
+    user: user.username,
+    nombre: user.nombre,
+    email: user.email,
+    rol: user.rol,
+    organizacion: user.organizacion,
+    bloqueado: user.bloqueado === 1,
+    otpState: user.otp_state,
+  };
+}
+
+export async function getMe(ctx: AccountsContext, userId: number): Promise<Me> {
+  const user = await findUserById(ctx.db.kysely, userId);
+  if (!user) throw new HttpProblem(401, 'invalid-access-token', 'the user no longer exists');
+  return { id: user.id, user: user.username, nombre: user.nombre, email: user.email, role: user.rol, organizacion: user.organizacion };
+}
+
+export async function listUsuarios(ctx: AccountsContext): Promise<Usuario[]> {
+  return (await listUsers(ctx.db.kysely)).map(toUsuario);
+}
+
+/** A user by name (the CLI names users); 404 when there is none. */
+export async function findUserByName(ctx: AccountsContext, name: string): Promise<UserRow> {
+  const user = await findUserByKey(ctx.db.kysely, usernameKey(name));
+  if (!user) throw notFound();
+  return user;
+}
+
+export interface UserChanges {
+  rol?: Role;
+  bloqueado?: boolean;
+}
+
+/**
+ * Changes a user's role and/or blocked flag. Any change revokes their sessions (token_version).
+ * Nobody demotes or blocks themself, and the last unblocked administrator stays one (409 conflict).
+ * `actorId` is the administrator making the change (null: the operator's command line).
+ */
+export async function changeUser(ctx: AccountsContext, actorId: number | null, userId: number, changes: UserChanges): Promise<Usuario> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const activeAdmins = await lockActiveAdminIds(trx, ctx.db.dialect);
+    const user = await findUserById(trx, userId);
+    if (!user) throw notFound();
+    const rol = changes.rol ?? user.rol;
+    const bloqueado = changes.bloqueado ?? user.bloqueado === 1;
+    if (rol === user.rol && bloqueado === (user.bloqueado === 1)) return toUsuario(user);
+
+    if (rol !== 'admin' || bloqueado) {
+      if (actorId === userId) throw new HttpProblem(409, 'conflict', 'an administrator cannot demote or block themself');
+      if (activeAdmins.length === 1 && activeAdmins[0] === userId) {
+        throw new HttpProblem(409, 'conflict', 'the last administrator cannot be demoted or blocked');
+      }
+    }
+    const updated = await updateUserRevokingSessions(trx, userId, { rol, bloqueado: bloqueado ? 1 : 0, updated_at: now() });
+    if (bloqueado) await deletePendingLoginsOfUser(trx, userId);
+    return toUsuario(updated!);
+  });
+}
+
+/**
+ * Makes the user enrol a new second factor at their next sign-in (lost phone): OTP_REQUIRED, the
+ * secret and last step cleared, sign-ins in progress ended, sessions revoked.
+ */
+export async function resetOtp(ctx: AccountsContext, userId: number): Promise<Usuario> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const updated = await updateUserRevokingSessions(trx, userId, {
+      otp_state: 'OTP_REQUIRED',
+      otp_secret: null,
+      otp_last_step: null,
+      updated_at: now(),
+    });
+    if (!updated) throw notFound();
+    await deletePendingLoginsOfUser(trx, userId);
+    return toUsuario(updated);
+  });
+}

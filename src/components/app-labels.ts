@@ -1,0 +1,24 @@
+/**
+ * Spanish labels of the app frame and pages (SPEC.md §2) — header, menu, tabs, tables.
+ * The messages of §5/§8 live in src/lib/messages.ts; these are written once here.
+ */
+export const appLabels = {
+  userMenu: 'Menú de usuario',
+  uploadVideo: 'Subir video',
+  manageTags: 'Administrar etiquetas',
+  manageUsers: 'Administrar usuarios',
+  viewStatistics: 'Ver estadísticas',
+  back: 'Volver',
+  backToVideos: 'Volver a los videos',
+  close: 'Cerrar',
+  tabAll: 'Todos',
+  tabFavorites: 'Favoritos',
+  tabNotSeen: 'No vistos',
+  search: 'Buscar',
+  videos: 'Videos',
+  player: 'Reproductor de video',
+  statisticsTitle: 'Datos Generales',
+  statisticsTabGeneral: 'General',
+  exportDashboard: 'Exportar dashboard',
+  noData: 'No se han encontrado datos',
+} as const;

@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import type { ssoMachine } from '../../../machines/sso/sso.machine.ts';
+import type { SessionActorRef } from './session-actor.ts';
+import { SessionArea } from './session-area.tsx';
+import { SsoGate } from './sso-gate.tsx';
+
+interface AuthAreaProps {
+  /** `xwikiid` from the address, or null. */
+  ssoToken: string | null;
+  onSsoTokenUsed: () => void;
+  sso: typeof ssoMachine;
+  session: SessionActorRef;
+  children: ReactNode;
+}
+
+/** Everything in front of /videos, /videos/{id} and /statistics: single sign-on first, then the session. */
+export function AuthArea({ ssoToken, onSsoTokenUsed, sso, session, children }: AuthAreaProps) {
+  return (
+    <SsoGate logic={sso} ssoToken={ssoToken} onSsoTokenUsed={onSsoTokenUsed}>
+      <SessionArea session={session}>{children}</SessionArea>
+    </SsoGate>
+  );
+}

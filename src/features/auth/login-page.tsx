@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { loginMachine } from '../../../machines/login/login.machine.ts';
+import { authMessages, loginMessage } from '../../lib/messages.ts';
+import { AuthCard } from './auth-card.tsx';
+import { MfaModal, type MfaActorRef } from './mfa-modal.tsx';
+import { useLatest } from './use-latest.ts';
+
+interface LoginPageProps {
+  /** The login machine with its actors provided (the app's, or test doubles). */
+  logic: typeof loginMachine;
+  /** Called once the session token is stored. */
+  onSignedIn: () => void;
+}
+
+/** Route '/': Usuario, Contraseña, Entrar, then the MFA modal (SPEC.md §2). */
+export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
+  const onSignedInRef = useLatest(onSignedIn);
+  const [machine] = useState(() => logic.provide({ actions: { goToVideos: () => onSignedInRef.current() } }));
+  const actorRef = useActorRef(machine);
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done');
+  const error = useSelector(actorRef, (snapshot) => (snapshot.hasTag('error') ? loginMessage(snapshot.context.errorType ?? undefined) : null));
+  const mfaRef = useSelector(actorRef, (snapshot) => snapshot.children.mfa as MfaActorRef | undefined);
+  const [user, setUser] = useState('');
+  const [password, setPassword] = useState('');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actorRef.send({ type: 'login.submit', user, password });
+  };
+
+  return (
+    <AuthCard>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label={authMessages.user}
+            autoComplete="username"
+            value={user}
+            onChange={(event) => setUser(event.currentTarget.value)}
+            disabled={busy}
+          />
+          <PasswordInput
+            label={authMessages.password}
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            disabled={busy}
+          />
+          {error && (
+            <Alert color="red" variant="light">
+              {error}
+            </Alert>
+          )}
+          <Button type="submit" fullWidth loading={busy}>
+            {authMessages.enter}
+          </Button>
+        </Stack>
+      </form>
+      <MfaModal actorRef={mfaRef} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,146 @@
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Button, Center, Code, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { QRCodeSVG } from 'qrcode.react';
+import type { ActorRefFrom } from 'xstate';
+import type { mfaMachine } from '../../../machines/mfa/mfa.machine.ts';
+import type { OtpInfo } from '../../../machines/mfa/mfa.types.ts';
+import { authMessages, genericError, mfaMessages } from '../../lib/messages.ts';
+
+export type MfaActorRef = ActorRefFrom<typeof mfaMachine>;
+
+interface MfaModalProps {
+  /** The running `mfa` child of the login or registration machine; the modal is open while it exists. */
+  actorRef: MfaActorRef | undefined;
+}
+
+const ENROLMENT_STATES: readonly string[] = ['OTP_DISABLED', 'OTP_REQUIRED'];
+
+/** The base32 secret of an otpauth:// URI, shown for manual entry. */
+function secretOf(uri: string | undefined): string | null {
+  if (!uri) return null;
+  try {
+    return new URL(uri).searchParams.get('secret');
+  } catch {
+    return null;
+  }
+}
+
+/** The 'Autentificación MFA' modal (SPEC.md §2). */
+export function MfaModal({ actorRef }: MfaModalProps) {
+  // Keep showing the last actor's content while the modal fades out after it finished.
+  const lastRef = useRef(actorRef);
+  if (actorRef) lastRef.current = actorRef;
+  const shown = lastRef.current;
+
+  return (
+    <Modal opened={actorRef !== undefined} onClose={() => actorRef?.send({ type: 'mfa.cancel' })} title={authMessages.mfaTitle} centered size="md">
+      {shown && <MfaBody key={shown.id} actorRef={shown} />}
+    </Modal>
+  );
+}
+
+function MfaBody({ actorRef }: { actorRef: MfaActorRef }) {
+  const otp = useSelector(actorRef, (snapshot) => snapshot.context.otp);
+  const noAccess = useSelector(actorRef, (snapshot) => snapshot.matches('noAccess'));
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done');
+  const error = useSelector(actorRef, (snapshot) =>
+    snapshot.matches({ entering: 'invalidCode' }) ? mfaMessages.invalidCode : snapshot.matches({ entering: 'failed' }) ? genericError : null,
+  );
+  const [code, setCode] = useState('');
+
+  const cancel = () => actorRef.send({ type: 'mfa.cancel' });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actorRef.send({ type: 'mfa.submit', code });
+  };
+
+  const mode = noAccess ? 'noAccess' : ENROLMENT_STATES.includes(otp.state) ? 'enrolment' : otp.state === 'OTP_ACTIVED' ? 'prompt' : 'noAccess';
+
+  if (mode === 'noAccess') {
+    return (
+      <Stack>
+        <Text>{authMessages.noAccess}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={cancel}>
+            {authMessages.cancel}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  const codeInput = (
+    <TextInput
+      placeholder={authMessages.mfaCodePlaceholder}
+      aria-label={authMessages.mfaCodePlaceholder}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      data-autofocus
+      value={code}
+      onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, ''))}
+      disabled={busy}
+    />
+  );
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        {mode === 'enrolment' ? <EnrolmentSteps otp={otp} codeInput={codeInput} /> : (
+          <>
+            <Text>{authMessages.mfaPrompt}</Text>
+            {codeInput}
+          </>
+        )}
+        {error && (
+          <Alert color="red" variant="light">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={cancel} disabled={busy}>
+            {authMessages.cancel}
+          </Button>
+          <Button type="submit" loading={busy}>
+            {authMessages.enter}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function EnrolmentSteps({ otp, codeInput }: { otp: OtpInfo; codeInput: ReactNode }) {
+  const secret = secretOf(otp.uri);
+  return (
+    <>
+      <Text>{authMessages.mfaSetup}</Text>
+      <List type="ordered" spacing="md">
+        <List.Item>{authMessages.mfaStepOpenApp}</List.Item>
+        <List.Item>
+          <Stack gap="xs">
+            <Text span>{authMessages.mfaStepScan}</Text>
+            {otp.uri && (
+              <Center p="xs" bg="white">
+                <QRCodeSVG value={otp.uri} size={168} marginSize={2} title={authMessages.mfaQrLabel} role="img" aria-label={authMessages.mfaQrLabel} />
+              </Center>
+            )}
+            {secret && (
+              <Text size="sm">
+                {authMessages.mfaManualKey} <Code style={{ wordBreak: 'break-all' }}>{secret}</Code>
+              </Text>
+            )}
+          </Stack>
+        </List.Item>
+        <List.Item>
+          <Stack gap="xs">
+            <Text span>{authMessages.mfaStepType}</Text>
+            {codeInput}
+          </Stack>
+        </List.Item>
+      </List>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import { fromPromise } from 'xstate';
+import { mfaMachine } from '../../../machines/mfa/mfa.machine.ts';
+import type { SessionTokenOutput, VerifyCodeInput } from '../../../machines/mfa/mfa.types.ts';
+import { api, unwrap } from '../../lib/api/client.ts';
+
+/** POST /api/mfa, authorised by the pending token of the first factor. */
+export const verifyCode = fromPromise<SessionTokenOutput, VerifyCodeInput>(async ({ input, signal }) => {
+  const { token } = unwrap(
+    await api.POST('/api/mfa', {
+      body: { user: input.user, mfaCode: input.mfaCode },
+      headers: { Authorization: `Bearer ${input.pendingToken}` },
+      signal,
+    }),
+  );
+  return { token };
+});
+
+export const appMfaMachine = mfaMachine.provide({ actors: { verifyCode } });

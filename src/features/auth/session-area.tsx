@@ -1,0 +1,51 @@
+import { useEffect, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
+import { AppHeader } from '../../components/app-header.tsx';
+import { decodeClaims, getToken } from '../../lib/auth-token.ts';
+import { currentUserQuery } from './current-user.query.ts';
+import type { SessionActorRef } from './session-actor.ts';
+import { SessionDialogs } from './session-dialogs.tsx';
+
+interface SessionAreaProps {
+  session: SessionActorRef;
+  children: ReactNode;
+}
+
+/**
+ * The authenticated area: tells the session it is entered (token check, idle timer) and left,
+ * shows the header and the page while a token exists, and the session dialogs.
+ */
+export function SessionArea({ session, children }: SessionAreaProps) {
+  useEffect(() => {
+    session.send({ type: 'session.enter' });
+    return () => session.send({ type: 'session.leave' });
+  }, [session]);
+  // Re-read the token whenever the session changes (it clears the token on logout and expiry).
+  const inside = useSelector(session, (snapshot) => snapshot.matches('inside'));
+  const token = getToken();
+
+  return (
+    <>
+      {inside && token !== null && (
+        <>
+          <SessionHeader session={session} token={token} />
+          {children}
+        </>
+      )}
+      <SessionDialogs session={session} />
+    </>
+  );
+}
+
+function SessionHeader({ session, token }: { session: SessionActorRef; token: string }) {
+  const claims = decodeClaims(token);
+  const me = useQuery(currentUserQuery(claims?.user));
+  return (
+    <AppHeader
+      nombre={me.data?.nombre ?? claims?.user ?? ''}
+      isAdmin={claims?.role === 'admin'}
+      onLogout={() => session.send({ type: 'session.logout' })}
+    />
+  );
+}

@@ -1,0 +1,42 @@
+import { useState, type ReactNode } from 'react';
+import { Center, Loader, Stack } from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { ssoMachine } from '../../../machines/sso/sso.machine.ts';
+import { AppLogo } from '../../components/app-logo.tsx';
+import { authMessages, pageMessages } from '../../lib/messages.ts';
+import { useLatest } from './use-latest.ts';
+
+interface SsoGateProps {
+  /** The sso machine with its actors and toast action provided (the app's, or test doubles). */
+  logic: typeof ssoMachine;
+  /** The `xwikiid` query parameter when the page was opened; null without it. */
+  ssoToken: string | null;
+  /** Removes `xwikiid` from the address (replace, keeping the other parameters). */
+  onSsoTokenUsed: () => void;
+  children: ReactNode;
+}
+
+/** The logo splash shown while a single sign-on token is exchanged. */
+export function SsoSplash() {
+  return (
+    <Center mih="100vh" role="status" aria-label={authMessages.loading}>
+      <Stack align="center" gap="lg">
+        <AppLogo size={96} label={pageMessages.appTitle} />
+        <Loader />
+      </Stack>
+    </Center>
+  );
+}
+
+/**
+ * Single sign-on in front of the authenticated area (SPEC.md §2). The machine starts once,
+ * with the `xwikiid` of the first render: removing it from the address does not restart it.
+ * After a failure the children render too; without a token they show 'Sesión expirada'.
+ */
+export function SsoGate({ logic, ssoToken, onSsoTokenUsed, children }: SsoGateProps) {
+  const onSsoTokenUsedRef = useLatest(onSsoTokenUsed);
+  const [machine] = useState(() => logic.provide({ actions: { removeSsoToken: () => onSsoTokenUsedRef.current() } }));
+  const actorRef = useActorRef(machine, { input: { ssoToken } });
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
+  return busy ? <SsoSplash /> : <>{children}</>;
+}

@@ -1,0 +1,38 @@
+/** The video list's filters in the address (SPEC.md §2): q, tag, fav, upload-date, score, not-seen. */
+export const videoSearchKeys = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'] as const;
+
+export type VideoSearchKey = (typeof videoSearchKeys)[number];
+export type VideoSearch = Partial<Record<VideoSearchKey, string>>;
+
+/**
+ * `validateSearch` of /videos, /videos/$id and /statistics: keeps each filter that carries a
+ * scalar, as text (the router parses `5` and `true` into numbers and booleans); anything else is
+ * dropped, never an error.
+ */
+export function validateVideoSearch(search: Record<string, unknown>): VideoSearch {
+  const result: VideoSearch = {};
+  for (const key of videoSearchKeys) {
+    const value = search[key];
+    if (typeof value === 'string' ? value.trim() !== '' : typeof value === 'boolean' || Number.isFinite(value)) {
+      result[key] = String(value);
+    }
+  }
+  return result;
+}
+
+/** Tabs of the list: Favoritos and No vistos set their filter to equals-true, Todos clears all filters. */
+export type VideoTab = 'todos' | 'favoritos' | 'no-vistos';
+const EQUALS_TRUE = 'eq:true';
+
+export function tabOf(search: VideoSearch): VideoTab {
+  if (search.fav === EQUALS_TRUE) return 'favoritos';
+  if (search['not-seen'] === EQUALS_TRUE) return 'no-vistos';
+  return 'todos';
+}
+
+export function searchForTab(tab: VideoTab, search: VideoSearch): VideoSearch {
+  const { fav: _fav, 'not-seen': _notSeen, ...rest } = search;
+  if (tab === 'favoritos') return { ...rest, fav: EQUALS_TRUE };
+  if (tab === 'no-vistos') return { ...rest, 'not-seen': EQUALS_TRUE };
+  return {};
+}

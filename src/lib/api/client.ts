@@ -1,0 +1,141 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from '../../../contract/openapi.gen.ts';
+import { getToken } from '../auth-token.ts';
+import { ApiError, problemFromFailure, problemFromResponse } from './api-error.ts';
+
+export { ApiError, isApiError } from './api-error.ts';
+
+/** SPEC.md §7/§9: every call gives up after 30 s. */
+export const REQUEST_TIMEOUT_MS = 30000;
+
+const XSRF_COOKIE = 'XSRF-TOKEN';
+const XSRF_HEADER = 'X-XSRF-TOKEN';
+const XSRF_PRIMER_URL = '/api/health';
+
+// ---- problem listeners (the session actor turns 401/403 into the 'Sesión expirada' dialog) ----
+
+type ProblemListener = (error: ApiError) => void;
+const problemListeners = new Set<ProblemListener>();
+/** The ApiError already built for a failed response, so `unwrap` throws the same instance listeners saw. */
+const problemOfResponse = new WeakMap<Response, ApiError>();
+
+/** Subscribes to every failed call (status >= 400, network failure, time-out). Returns the unsubscribe function. */
+export function onApiProblem(listener: ProblemListener): () => void {
+  problemListeners.add(listener);
+  return () => {
+    problemListeners.delete(listener);
+  };
+}
+
+function publish(error: ApiError): void {
+  for (const listener of [...problemListeners]) {
+    try {
+      listener(error);
+    } catch (listenerError) {
+      console.error(listenerError);
+    }
+  }
+}
+
+// ---- transport: late-bound fetch (tests replace globalThis.fetch) with the time-out ----
+
+function fetchWithTimeout(input: Request | string, init: RequestInit = {}): Promise<Response> {
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException(`timeout of ${REQUEST_TIMEOUT_MS}ms exceeded`, 'TimeoutError')),
+    REQUEST_TIMEOUT_MS,
+  );
+  const callerSignal = init.signal ?? (input instanceof Request ? input.signal : undefined);
+  const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
+  return globalThis.fetch(input, { ...init, signal }).finally(() => clearTimeout(timer));
+}
+
+// ---- XSRF double submit: the server sets the cookie on any response that lacks one ----
+
+function readCookie(name: string): string | null {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return null;
+}
+
+let xsrfPrimer: Promise<void> | null = null;
+
+async function xsrfToken(): Promise<string | null> {
+  const token = readCookie(XSRF_COOKIE);
+  if (token) return token;
+  // Concurrent writes share one priming call.
+  xsrfPrimer ??= fetchWithTimeout(XSRF_PRIMER_URL, { credentials: 'same-origin' })
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => {
+      xsrfPrimer = null;
+    });
+  await xsrfPrimer;
+  return readCookie(XSRF_COOKIE);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.clone().text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+const sessionMiddleware: Middleware = {
+  async onRequest({ request }) {
+    // The MFA call passes the pending token itself: an explicit Authorization header wins.
+    if (!request.headers.has('Authorization')) {
+      const token = getToken();
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+    }
+    if (request.method !== 'GET') {
+      const token = await xsrfToken();
+      if (token) request.headers.set(XSRF_HEADER, token);
+    }
+    return request;
+  },
+  async onResponse({ response }) {
+    if (response.status < 400) return undefined;
+    const problem = problemFromResponse(response.status, await readBody(response), response.statusText);
+    problemOfResponse.set(response, problem);
+    publish(problem);
+    return undefined;
+  },
+  onError({ error }) {
+    const problem = problemFromFailure(error, REQUEST_TIMEOUT_MS);
+    // An abort asked for by the caller (e.g. a cancelled query) is not a problem to report.
+    if (problem.type !== 'aborted') publish(problem);
+    return problem;
+  },
+};
+
+/**
+ * The one API client, typed from openapi.yaml. Same origin: the absolute origin (rather than '')
+ * only so that Request objects also build outside a browser page (jsdom tests).
+ */
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? '',
+  fetch: (request) => fetchWithTimeout(request),
+});
+api.use(sessionMiddleware);
+
+interface ClientResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** `{data, error, response}` → data, or throws the ApiError: `unwrap(await api.GET('/api/me'))`. */
+export function unwrap<T>(result: ClientResult<T>): T {
+  const { response } = result;
+  if (!response.ok || result.error !== undefined) {
+    throw problemOfResponse.get(response) ?? problemFromResponse(response.status, result.error, response.statusText);
+  }
+  return result.data as T;
+}

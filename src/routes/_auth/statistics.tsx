@@ -1,0 +1,60 @@
+import { Button, Container, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
+import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { appLabels } from '../../components/app-labels.ts';
+import { ButtonLink } from '../../components/router-links.tsx';
+import { StatisticsTableCard } from '../../features/statistics/statistics-table-card.tsx';
+import { statisticsTables } from '../../features/statistics/statistics-tables.ts';
+import { validateVideoSearch } from '../../features/videos/video-search.ts';
+import { getToken, isAdminToken } from '../../lib/auth-token.ts';
+
+export const Route = createFileRoute('/_auth/statistics')({
+  // The list's filters ride along so the back link returns to the same list.
+  validateSearch: validateVideoSearch,
+  beforeLoad: () => {
+    // Admin only (SPEC.md §6). Without any token the layout shows 'Sesión expirada' instead.
+    const token = getToken();
+    if (token !== null && !isAdminToken(token)) throw redirect({ to: '/Forbidden' });
+  },
+  component: StatisticsPage,
+});
+
+function StatisticsPage() {
+  const search = Route.useSearch();
+  return (
+    <Container size="xl" py="lg" component="main">
+      <Stack gap="lg">
+        <Group justify="space-between" align="center" wrap="wrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <ButtonLink
+              to="/videos"
+              search={validateVideoSearch(search)}
+              variant="subtle"
+              px="xs"
+              leftSection={<IconArrowLeft size={18} />}
+            >
+              {appLabels.back}
+            </ButtonLink>
+            <Title order={2}>{appLabels.statisticsTitle}</Title>
+          </Group>
+          {/* Enabled once the dashboard has data (statistics issue). */}
+          <Button leftSection={<IconDownload size={18} />} disabled>
+            {appLabels.exportDashboard}
+          </Button>
+        </Group>
+        <Tabs value="general">
+          <Tabs.List>
+            <Tabs.Tab value="general">{appLabels.statisticsTabGeneral}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="general" pt="lg">
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              {statisticsTables.map((table) => (
+                <StatisticsTableCard key={table.id} title={table.title} columns={table.columns} />
+              ))}
+            </SimpleGrid>
+          </Tabs.Panel>
+        </Tabs>
+      </Stack>
+    </Container>
+  );
+}
