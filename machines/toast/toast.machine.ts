@@ -34,6 +34,11 @@ export const toastMachine = setup({
   guards: {
     isPersistent: ({ context }) => context.persistent,
   },
+  actions: {
+    startTimer: raise({ type: 'toast.timer.elapsed' }, { id: TIMER_ID, delay: 'toastDuration' }),
+    stopTimer: cancel(TIMER_ID),
+    startFade: raise({ type: 'toast.fade.done' }, { delay: 'toastFadeDuration' }),
+  },
 }).createMachine({
   id: 'toast',
   description: 'A success or error message that closes by itself after a while (unless persistent).',
@@ -47,8 +52,8 @@ export const toastMachine = setup({
     shown: {
       description: 'On screen with the close timer running (a persistent toast ignores the timer).',
       tags: ['visible'],
-      entry: raise({ type: 'toast.timer.elapsed' }, { id: TIMER_ID, delay: 'toastDuration' }),
-      exit: cancel(TIMER_ID),
+      entry: 'startTimer',
+      exit: 'stopTimer',
       on: {
         'toast.pointer.enter': { target: 'paused' },
         'toast.close': { target: 'closing' },
@@ -66,7 +71,7 @@ export const toastMachine = setup({
     closing: {
       description: 'Fading out; it leaves the screen when the fade is done.',
       tags: ['visible', 'fading'],
-      entry: raise({ type: 'toast.fade.done' }, { delay: 'toastFadeDuration' }),
+      entry: 'startFade',
       on: {
         'toast.fade.done': { target: 'closed' },
       },

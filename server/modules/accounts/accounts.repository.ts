@@ -155,10 +155,11 @@ export function findLoginLock(db: Executor, usernameKey: string): Promise<{ lock
 }
 
 /**
- * Counts one more failed sign-in for a name, atomically; a lock that has run out starts the count
- * again. Answers the number of consecutive failures.
+ * Counts one more sign-in attempt for a name, atomically (it stays counted unless a right password
+ * clears the count); a lock that has run out starts the count again. Answers the number of
+ * consecutive attempts without success, this one included.
  */
-export async function countLoginFailure(db: Executor, usernameKey: string, at: string): Promise<number> {
+export async function countLoginAttempt(db: Executor, usernameKey: string, at: string): Promise<number> {
   const expired = sql<boolean>`login_failures.locked_until is not null and login_failures.locked_until <= ${at}`;
   const row = await db
     .insertInto('login_failures')
@@ -175,8 +176,8 @@ export async function countLoginFailure(db: Executor, usernameKey: string, at: s
   return Number(row.failures);
 }
 
-export async function lockLogin(db: Executor, usernameKey: string, until: string): Promise<void> {
-  await db.updateTable('login_failures').set({ locked_until: until, updated_at: until }).where('username_key', '=', usernameKey).execute();
+export async function lockLogin(db: Executor, usernameKey: string, until: string, at: string): Promise<void> {
+  await db.updateTable('login_failures').set({ locked_until: until, updated_at: at }).where('username_key', '=', usernameKey).execute();
 }
 
 export async function clearLoginFailures(db: Executor, usernameKey: string): Promise<void> {
@@ -193,8 +194,8 @@ export function findPendingLogin(db: Executor, id: string): Promise<PendingLogin
   return db.selectFrom('pending_logins').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** One more wrong code for a pending sign-in; answers the count (0: the pending sign-in is gone). */
-export async function countPendingFailure(db: Executor, id: string): Promise<number> {
+/** One more code tried on a pending sign-in; answers the count (0: the pending sign-in is gone). */
+export async function countPendingAttempt(db: Executor, id: string): Promise<number> {
   const row = await db
     .updateTable('pending_logins')
     .set({ failures: sql<number>`failures + 1` })

@@ -7,8 +7,8 @@ import type { AccountsContext } from './accounts-context.ts';
 import {
   acceptOtpStep,
   clearLoginFailures,
-  countLoginFailure,
-  countPendingFailure,
+  countLoginAttempt,
+  countPendingAttempt,
   deleteExpiredPendingLogins,
   deletePendingLogin,
   findLoginLock,
@@ -59,18 +59,26 @@ export function sessionTokenFor(ctx: AccountsContext, user: UserRow): Promise<st
  * First factor: user name and password. Unknown users and wrong passwords get the same answer in
  * about the same time; five consecutive failures lock the name for 15 minutes (unknown names too,
  * so the lock reveals nothing). Only a right password learns whether the user is blocked.
+ * The attempt is counted before the password is checked, so a burst of parallel guesses gets no
+ * more than five checks either; a right password clears the count.
  */
 export async function passwordLogin(ctx: AccountsContext, name: string, password: string): Promise<LoginResponse> {
   const db = ctx.db.kysely;
   const key = usernameKey(name);
   const countable = [...key].length <= USERNAME_KEY_MAX;
-  const lock = countable ? await findLoginLock(db, key) : undefined;
-  if (lock?.locked_until && lock.locked_until > now()) throw tooManyAttempts();
+  const at = new Date();
+  let attempt = 0;
+  if (countable) {
+    const lock = await findLoginLock(db, key);
+    if (lock?.locked_until && lock.locked_until > at.toISOString()) throw tooManyAttempts();
+    attempt = await countLoginAttempt(db, key, at.toISOString());
+    if (attempt > MAX_LOGIN_FAILURES) throw tooManyAttempts();
+  }
 
   const user = countable ? await findUserByKey(db, key) : undefined;
   if (!(await verifyPassword(user?.password_hash, password)) || !user) {
-    if (countable && (await countLoginFailure(db, key, now())) >= MAX_LOGIN_FAILURES) {
-      await lockLogin(db, key, new Date(Date.now() + LOGIN_LOCK_MS).toISOString());
+    if (attempt >= MAX_LOGIN_FAILURES) {
+      await lockLogin(db, key, new Date(at.getTime() + LOGIN_LOCK_MS).toISOString(), at.toISOString());
       throw tooManyAttempts();
     }
     throw new HttpProblem(401, 'wrong-password', 'wrong user or password');
@@ -108,7 +116,8 @@ async function startSecondFactor(ctx: AccountsContext, user: UserRow): Promise<L
 /**
  * Second factor: a TOTP code of the pending sign-in's user, accepted once (its time step must be
  * later than the last accepted one). Enrolment activates the new secret. Five refused codes in a
- * row end the pending sign-in.
+ * row end the pending sign-in; like passwords, a code is counted before it is checked, so parallel
+ * guesses get no more than five checks either.
  */
 export async function completeMfa(ctx: AccountsContext, pending: PendingPrincipal, request: MfaRequest): Promise<TokenResponse> {
   const db = ctx.db.kysely;
@@ -121,6 +130,9 @@ export async function completeMfa(ctx: AccountsContext, pending: PendingPrincipa
   const secret = sign.otp_secret ?? user.otp_secret;
   if (!secret) throw invalidAccess();
 
+  const attempt = await countPendingAttempt(db, sign.id);
+  if (attempt === 0) throw invalidAccess();
+  if (attempt > MAX_MFA_FAILURES) throw tooManyAttempts();
   const step = matchTotpStep(secret, user.username, request.mfaCode);
   if (step !== null) {
     const accepted = await db.transaction().execute(async (trx) => {
@@ -136,9 +148,7 @@ export async function completeMfa(ctx: AccountsContext, pending: PendingPrincipa
     }
     // else: a replayed code, refused like a wrong one
   }
-  const failures = await countPendingFailure(db, sign.id);
-  if (failures === 0) throw invalidAccess();
-  if (failures >= MAX_MFA_FAILURES) {
+  if (attempt >= MAX_MFA_FAILURES) {
     await deletePendingLogin(db, sign.id);
     throw tooManyAttempts();
   }

@@ -140,6 +140,15 @@ describeOnEachDatabase('accounts: sign-in with user and password', (server) => {
       expect(fifth.json().type).toBe('number-of-login-attempts-exceeded');
     });
 
+    it('checks no more than five passwords of a burst of parallel guesses', async () => {
+      const fede = await inviteUser(server(), admin, 'fede');
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => login(server().app, 'fede', `guess-${i}-password`)));
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+      expect((await login(server().app, 'fede', fede.password)).statusCode).toBe(429);
+    });
+
     it('resets the count on a success', async () => {
       for (let i = 1; i <= 4; i++) expect((await login(server().app, 'ana', 'wrong-password')).statusCode).toBe(401);
       expect((await login(server().app, 'ana', ana.password)).statusCode).toBe(200);

@@ -21,15 +21,20 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 /** A hash of a random password, made once: unknown users are verified against it, so they take as long. */
-let dummyHash: Promise<string> | undefined;
+let dummy: Promise<string> | undefined;
+const dummyHash = () => (dummy ??= hashPassword(crypto.randomBytes(32).toString('base64url')));
+
+/** Makes the dummy hash ahead of the first sign-in (so that one is not slower either). */
+export function prepareDummyHash(): void {
+  dummyHash().catch(() => {});
+}
 
 /**
  * Verifies a password against a stored hash. Without a hash (unknown user, single-sign-on account)
  * the dummy hash is verified instead and the answer is false, in about the same time.
  */
 export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
-  dummyHash ??= hashPassword(crypto.randomBytes(32).toString('base64url'));
-  const digest = storedHash ?? (await dummyHash);
+  const digest = storedHash ?? (await dummyHash());
   let matches = false;
   try {
     matches = await verify(digest, password);

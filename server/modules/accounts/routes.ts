@@ -4,6 +4,7 @@ import { HttpProblem } from '../../plugins/problems.ts';
 import type { PendingPrincipal, SessionPrincipal } from '../../plugins/security.ts';
 import { createInvitation, deleteInvitation, listInvitations } from './invitations.service.ts';
 import { completeMfa, passwordLogin, register, ssoLogin } from './login.service.ts';
+import { prepareDummyHash } from './passwords.ts';
 import { accountsSecurity } from './security.ts';
 import { makeSsoVerifier } from './sso.ts';
 import { changeUser, getMe, listUsuarios, type UserChanges } from './users.service.ts';
@@ -21,6 +22,7 @@ function pendingOf(request: FastifyRequest): PendingPrincipal {
 /** The accounts module: sign-in (password + TOTP, single sign-on), registration, users, invitations. */
 export function accountsModule(ctx: AppContext): ServerModule {
   const sso = makeSsoVerifier(ctx.config.sso);
+  prepareDummyHash();
   return {
     security: accountsSecurity(ctx),
     handlers: {

@@ -19,7 +19,10 @@ interface SessionAreaProps {
 export function SessionArea({ session, children }: SessionAreaProps) {
   useEffect(() => {
     session.send({ type: 'session.enter' });
-    return () => session.send({ type: 'session.leave' });
+    return () => {
+      // After an idle time-out the session is over (the page reloads): nothing to leave.
+      if (session.getSnapshot().status === 'active') session.send({ type: 'session.leave' });
+    };
   }, [session]);
   // Re-read the token whenever the session changes (it clears the token on logout and expiry).
   const inside = useSelector(session, (snapshot) => snapshot.matches('inside'));

@@ -16,8 +16,10 @@ export const authenticateSso = fromPromise<SsoAnswer, SsoLoginRequest>(async ({ 
 export const appSsoMachine = ssoMachine.provide({
   actors: { authenticate: authenticateSso, storeToken: storeSessionToken },
   actions: {
-    // SPEC.md §4: single sign-on toasts are effectively persistent.
-    notifyFailure: (_, { errorType }) => void showToast({ kind: 'error', message: ssoMessage(errorType ?? undefined), persistent: true }),
+    // SPEC.md §4: single sign-on toasts are effectively persistent. The toast (an actor of its
+    // own) starts after this action, not inside it, as XState asks of custom actions.
+    notifyFailure: (_, { errorType }) =>
+      queueMicrotask(() => void showToast({ kind: 'error', message: ssoMessage(errorType ?? undefined), persistent: true })),
     clearToken: () => clearToken(),
   },
 });

@@ -7,15 +7,15 @@ export type VideoSearch = Partial<Record<VideoSearchKey, string>>;
 /**
  * `validateSearch` of /videos, /videos/$id and /statistics: keeps each filter that carries a
  * scalar, as text (the router parses `5` and `true` into numbers and booleans); anything else is
- * dropped, never an error.
+ * dropped, never an error. Dropped keys are set to undefined explicitly: the router merges the
+ * validated search over the raw one, so an omitted key would let the raw value through.
  */
 export function validateVideoSearch(search: Record<string, unknown>): VideoSearch {
   const result: VideoSearch = {};
   for (const key of videoSearchKeys) {
     const value = search[key];
-    if (typeof value === 'string' ? value.trim() !== '' : typeof value === 'boolean' || Number.isFinite(value)) {
-      result[key] = String(value);
-    }
+    const valid = typeof value === 'string' ? value.trim() !== '' : typeof value === 'boolean' || Number.isFinite(value);
+    result[key] = valid ? String(value) : undefined;
   }
   return result;
 }

@@ -1,0 +1,68 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import { AppHeader, type AppHeaderProps } from './app-header.tsx';
+
+/** The header in a small router of its own (its links need one), at /videos with filters. */
+function renderHeader(props: AppHeaderProps) {
+  const rootRoute = createRootRoute();
+  const page = (path: string) => createRoute({ getParentRoute: () => rootRoute, path, component: () => <AppHeader {...props} /> });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([page('/videos'), page('/statistics')]),
+    history: createMemoryHistory({ initialEntries: ['/videos?q=gatos'] }),
+  });
+  renderWithTheme(<RouterProvider router={router} />);
+  return router;
+}
+
+const openMenu = async (user: ReturnType<typeof userEvent.setup>, nombre: string) =>
+  user.click(await screen.findByRole('button', { name: new RegExp(nombre) }));
+
+describe('AppHeader', () => {
+  beforeEach(() => vi.stubGlobal('scrollTo', vi.fn())); // the router resets scroll; jsdom has none
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the app title, the logo and the user’s name', async () => {
+    renderHeader({ nombre: 'Ana Pérez', isAdmin: false, onLogout: () => {} });
+    expect(await screen.findByRole('heading', { name: 'Contenido audiovisual TAO' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Contenido audiovisual TAO' })).toHaveAttribute('href', '/videos');
+    expect(screen.getByRole('button', { name: /Ana Pérez/ })).toHaveTextContent('Ana Pérez');
+  });
+
+  it('gives a user only Cerrar sesión, which calls onLogout', async () => {
+    const user = userEvent.setup();
+    const onLogout = vi.fn();
+    renderHeader({ nombre: 'Ana Pérez', isAdmin: false, onLogout });
+    await openMenu(user, 'Ana Pérez');
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Cerrar sesión']);
+    await user.click(screen.getByRole('menuitem', { name: 'Cerrar sesión' }));
+    expect(onLogout).toHaveBeenCalledOnce();
+  });
+
+  it('gives an admin the admin entries; the ones without their dialog yet are disabled', async () => {
+    const user = userEvent.setup();
+    renderHeader({ nombre: 'Root', isAdmin: true, onLogout: () => {} });
+    await openMenu(user, 'Root');
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Subir video',
+      'Administrar etiquetas',
+      'Administrar usuarios',
+      'Ver estadísticas',
+      'Cerrar sesión',
+    ]);
+    for (const name of ['Subir video', 'Administrar etiquetas', 'Administrar usuarios']) {
+      expect(screen.getByRole('menuitem', { name })).toBeDisabled();
+    }
+  });
+
+  it('Ver estadísticas goes to /statistics, keeping the list’s filters', async () => {
+    const user = userEvent.setup();
+    const router = renderHeader({ nombre: 'Root', isAdmin: true, onLogout: () => {} });
+    await openMenu(user, 'Root');
+    await user.click(screen.getByRole('menuitem', { name: 'Ver estadísticas' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/statistics'));
+    expect(router.state.location.search).toEqual({ q: 'gatos' });
+  });
+});
