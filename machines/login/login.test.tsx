@@ -14,6 +14,7 @@ import {
   declaredFeatures,
   runPath,
   stableLeafIds,
+  undescribedStates,
   type ActorDoubles,
   type DoneEvent,
   type ErrorEvent,
@@ -203,6 +204,9 @@ describe('login model coverage', () => {
   const covered = coveredFeatures(paths);
   const declared = declaredFeatures(model.machine);
 
+  it('describes every state', () => {
+    expect(undescribedStates(model.machine)).toEqual([]);
+  });
   it('visits every state node', () => {
     for (const node of declared.nodes) expect(covered).toContain(node);
   });

@@ -14,6 +14,7 @@ import {
   declaredFeatures,
   runPath,
   stableLeafIds,
+  undescribedStates,
   type ActorDoubles,
   type DoneEvent,
   type ErrorEvent,
@@ -173,6 +174,9 @@ describe('mfa model coverage', () => {
   const covered = coveredFeatures(models.flatMap((entry) => entry.paths));
   const declared = declaredFeatures(machine);
 
+  it('describes every state', () => {
+    expect(undescribedStates(machine)).toEqual([]);
+  });
   it('visits every state node', () => {
     for (const node of declared.nodes) expect(covered).toContain(node);
   });

@@ -32,7 +32,9 @@ export function validateRegistration(values: RegistrationValues): FieldErrors {
 export function visibleErrors(context: Pick<RegistrationContext, 'values' | 'touched' | 'submitted'>): FieldErrors {
   const errors = validateRegistration(context.values);
   const fields = Object.keys(errors) as RegistrationField[];
-  return Object.fromEntries(fields.filter((field) => context.submitted || context.touched[field]).map((field) => [field, errors[field]]));
+  return Object.fromEntries(
+    fields.filter((field) => context.submitted || context.touched[field]).map((field) => [field, errors[field]]),
+  );
 }
 
 const noChallenge = { pendingToken: '', otp: { state: '', user: '' } } as const;
@@ -100,10 +102,7 @@ export const registrationMachine = setup({
         'registration.blur': {
           actions: assign({ touched: ({ context, event }) => ({ ...context.touched, [event.field]: true }) }),
         },
-        'registration.submit': [
-          { guard: 'isFormValid', target: 'sending' },
-          { actions: assign({ submitted: true }) },
-        ],
+        'registration.submit': [{ guard: 'isFormValid', target: 'sending' }, { actions: assign({ submitted: true }) }],
       },
     },
     sending: {

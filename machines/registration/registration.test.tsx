@@ -14,6 +14,7 @@ import {
   declaredFeatures,
   runPath,
   stableLeafIds,
+  undescribedStates,
   type ActorDoubles,
   type DoneEvent,
   type ErrorEvent,
@@ -81,7 +82,10 @@ function formEventAllowed(snapshot: Snapshot, event: ModelEvent): boolean {
 
 const model = createAuthModel(registrationMachine, { events, filterEvents: formEventAllowed, input: { invitation: INVITATION } });
 
-const messageOf: Record<FieldError, string> = { required: validationMessages.required, mismatch: validationMessages.passwordsMismatch };
+const messageOf: Record<FieldError, string> = {
+  required: validationMessages.required,
+  mismatch: validationMessages.passwordsMismatch,
+};
 const errorSignature = (snapshot: Snapshot) => JSON.stringify(visibleErrors(snapshot.context));
 
 // Every combination of field messages the model reaches, and every §8 register message, is shown.
@@ -230,6 +234,9 @@ describe('registration model coverage', () => {
   const covered = coveredFeatures(paths);
   const declared = declaredFeatures(model.machine);
 
+  it('describes every state', () => {
+    expect(undescribedStates(model.machine)).toEqual([]);
+  });
   it('visits every state node', () => {
     for (const node of declared.nodes) expect(covered).toContain(node);
   });
@@ -253,10 +260,19 @@ describe('registration model coverage', () => {
 
 describe('registration rules (SPEC.md §5)', () => {
   const cases: Array<[RegistrationValues, ReturnType<typeof validateRegistration>]> = [
-    [{ user: '', password: '', confirmation: '' }, { user: 'required', password: 'required', confirmation: 'required' }],
-    [{ user: ' \t ', password: '   ', confirmation: '  ' }, { user: 'required', password: 'required', confirmation: 'required' }],
+    [
+      { user: '', password: '', confirmation: '' },
+      { user: 'required', password: 'required', confirmation: 'required' },
+    ],
+    [
+      { user: ' \t ', password: '   ', confirmation: '  ' },
+      { user: 'required', password: 'required', confirmation: 'required' },
+    ],
     [{ user: 'ana', password: 'Secreto12', confirmation: '' }, { confirmation: 'mismatch' }],
-    [{ user: 'ana', password: '', confirmation: 'Secreto12' }, { password: 'required', confirmation: 'mismatch' }],
+    [
+      { user: 'ana', password: '', confirmation: 'Secreto12' },
+      { password: 'required', confirmation: 'mismatch' },
+    ],
     [{ user: 'ana', password: 'Secreto12', confirmation: 'Secreto13' }, { confirmation: 'mismatch' }],
     [{ user: 'ana', password: 'Secreto12', confirmation: 'Secreto12' }, {}],
   ];

@@ -18,6 +18,7 @@ import {
   declaredFeatures,
   runPath,
   stableLeafIds,
+  undescribedStates,
   type AfterEvent,
   type Executors,
   type StateChecks,
@@ -44,7 +45,8 @@ const PUBLIC_PAGE = 'Página de inicio';
 
 type Snapshot = SnapshotFrom<typeof sessionMachine>;
 /** 'session.enter' carries whether a token is stored when the area is entered (the model's view of `hasToken`). */
-type ModelEvent = Exclude<SessionEvent, { type: 'session.enter' }> | { type: 'session.enter'; withToken: boolean } | AfterEvent<'idleTimeout'>;
+type ModelEvent =
+  Exclude<SessionEvent, { type: 'session.enter' }> | { type: 'session.enter'; withToken: boolean } | AfterEvent<'idleTimeout'>;
 
 const events: ModelEvent[] = [
   { type: 'session.enter', withToken: true },
@@ -98,7 +100,9 @@ beforeEach(async () => {
   // Navigation to '/' unmounts the area, as the router does.
   goToLogin = vi.fn(() => location.set(false));
   // The app's session machine (token guard, clearToken, activity listener are real); navigation and reload are spies.
-  actor = createActor(appSessionMachine.provide({ actions: { goToLogin, reloadPage }, delays: { idleTimeout: () => idleTimeout } })).start();
+  actor = createActor(
+    appSessionMachine.provide({ actions: { goToLogin, reloadPage }, delays: { idleTimeout: () => idleTimeout } }),
+  ).start();
   // The API client's problem feed, as the app wires it.
   const listeners = new Set<(problem: ApiError) => void>();
   forwardApiProblems(actor, (listener) => {
@@ -148,9 +152,11 @@ const executors = {
     await sleep(IDLE * 0.6);
   },
   // A 401 or a 403 from any call.
-  'session.expired': async () => publish(problemCount++ % 2 ? { status: 403, type: 'unauthorized-role' } : { status: 401, type: 'invalid-access-token' }),
+  'session.expired': async () =>
+    publish(problemCount++ % 2 ? { status: 403, type: 'unauthorized-role' } : { status: 401, type: 'invalid-access-token' }),
   // A server error or a network failure.
-  'session.load-error': async () => publish(problemCount++ % 2 ? { status: 0, type: 'network-error' } : { status: 500, type: 'internal-server-error' }),
+  'session.load-error': async () =>
+    publish(problemCount++ % 2 ? { status: 0, type: 'network-error' } : { status: 500, type: 'internal-server-error' }),
   'session.sign-in': async () => {
     await user.click(screen.getByRole('button', { name: dialogMessages.signIn }));
     expect(getToken()).toBeNull();
@@ -230,6 +236,9 @@ describe('session model coverage', () => {
   const covered = coveredFeatures(paths);
   const declared = declaredFeatures(model.machine);
 
+  it('describes every state', () => {
+    expect(undescribedStates(model.machine)).toEqual([]);
+  });
   it('visits every state node', () => {
     for (const node of declared.nodes) expect(covered).toContain(node);
   });
@@ -252,7 +261,11 @@ describe('session rules', () => {
   it.each(ACTIVITY_EVENTS)('counts %s on the window as activity', (kind) => {
     const received: string[] = [];
     const session = createActor(
-      sessionMachine.provide({ guards: { hasToken: () => true }, delays: { idleTimeout: 60_000 }, actors: { listenForActivity } }),
+      sessionMachine.provide({
+        guards: { hasToken: () => true },
+        delays: { idleTimeout: 60_000 },
+        actors: { listenForActivity },
+      }),
       {
         inspect: (inspection) => {
           if (inspection.type === '@xstate.event') received.push(inspection.event.type);

@@ -16,6 +16,7 @@ import {
   declaredFeatures,
   runPath,
   stableLeafIds,
+  undescribedStates,
   type ActorDoubles,
   type DoneEvent,
   type ErrorEvent,
@@ -31,7 +32,8 @@ const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
 const CONTENT = 'Contenido protegido';
 
 type Snapshot = SnapshotFrom<typeof ssoMachine>;
-type ModelEvent = DoneEvent<'authenticate', SsoAnswer> | ErrorEvent<'authenticate'> | DoneEvent<'storeToken'> | ErrorEvent<'storeToken'>;
+type ModelEvent =
+  DoneEvent<'authenticate', SsoAnswer> | ErrorEvent<'authenticate'> | DoneEvent<'storeToken'> | ErrorEvent<'storeToken'>;
 
 const ssoProblems = [
   { status: 401, type: 'tao-token expired' },
@@ -161,6 +163,9 @@ describe('single sign-on model coverage', () => {
   const covered = coveredFeatures(variants.flatMap((variant) => variant.paths));
   const declared = declaredFeatures(variants[0]!.model.machine);
 
+  it('describes every state', () => {
+    expect(undescribedStates(variants[0]!.model.machine)).toEqual([]);
+  });
   it('visits every state node', () => {
     for (const node of declared.nodes) expect(covered).toContain(node);
   });

@@ -47,7 +47,9 @@ export interface InvitationsTable {
 }
 
 export interface LoginFailuresTable {
+  /** any name tried, known or not (so a lock reveals nothing) */
   username_key: string;
+  /** consecutive sign-in attempts without a right password (counted before the check) */
   failures: number;
   locked_until: Instant | null;
   updated_at: Instant;
@@ -58,6 +60,7 @@ export interface PendingLoginsTable {
   user_id: number;
   /** the secret being enrolled (OTP_DISABLED / OTP_REQUIRED); null when the user's own secret applies. */
   otp_secret: string | null;
+  /** codes tried on this sign-in (counted before the check; the fifth refused one ends it) */
   failures: number;
   expires_at: Instant;
   created_at: Instant;

@@ -110,6 +110,20 @@ describeOnEachDatabase('accounts: second factor (TOTP)', (server) => {
       expect(after.json().type).toBe('invalid-access-token');
     });
 
+    it('checks no more than five codes of a burst of parallel guesses', async () => {
+      const pending = await pendingFor(ana);
+      const codes = Array.from({ length: 8 }, () => wrongCode(ana.totp));
+      const answers = await Promise.all(codes.map((code) => mfa(server().app, pending.token, 'ana', code)));
+      const types = answers.map((a) => (a.json() as { type: string }).type);
+      // four refused codes, the fifth ends the sign-in; the rest find it ended (429, or already gone)
+      expect(types.filter((t) => t === 'invalid-mfa-token')).toHaveLength(4);
+      expect(types).toContain('number-of-login-attempts-exceeded');
+      expect(types.every((t) => ['invalid-mfa-token', 'number-of-login-attempts-exceeded', 'invalid-access-token'].includes(t))).toBe(true);
+      const after = await mfa(server().app, pending.token, 'ana', ana.totp.generate());
+      expect(after.statusCode).toBe(401);
+      expect(after.json().type).toBe('invalid-access-token');
+    });
+
     it('refuses a code for another user than the pending one', async () => {
       const pending = await pendingFor(ana);
       const res = await mfa(server().app, pending.token, 'admin', ana.totp.generate());

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { loginMachine } from '../../../machines/login/login.machine.ts';
 import { authMessages, loginMessage } from '../../lib/messages.ts';
@@ -20,7 +21,9 @@ export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
   const [machine] = useState(() => logic.provide({ actions: { goToVideos: () => onSignedInRef.current() } }));
   const actorRef = useActorRef(machine);
   const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done');
-  const error = useSelector(actorRef, (snapshot) => (snapshot.hasTag('error') ? loginMessage(snapshot.context.errorType ?? undefined) : null));
+  const error = useSelector(actorRef, (snapshot) =>
+    snapshot.hasTag('error') ? loginMessage(snapshot.context.errorType ?? undefined) : null,
+  );
   const mfaRef = useSelector(actorRef, (snapshot) => snapshot.children.mfa as MfaActorRef | undefined);
   const [user, setUser] = useState('');
   const [password, setPassword] = useState('');
@@ -49,7 +52,7 @@ export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
             disabled={busy}
           />
           {error && (
-            <Alert color="red" variant="light">
+            <Alert color="red" variant="light" icon={<IconAlertCircle size={20} />}>
               {error}
             </Alert>
           )}

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Center, Code, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
 import type { ActorRefFrom } from 'xstate';
@@ -34,7 +35,13 @@ export function MfaModal({ actorRef }: MfaModalProps) {
   const shown = lastRef.current;
 
   return (
-    <Modal opened={actorRef !== undefined} onClose={() => actorRef?.send({ type: 'mfa.cancel' })} title={authMessages.mfaTitle} centered size="md">
+    <Modal
+      opened={actorRef !== undefined}
+      onClose={() => actorRef?.send({ type: 'mfa.cancel' })}
+      title={authMessages.mfaTitle}
+      centered
+      size="md"
+    >
       {shown && <MfaBody key={shown.id} actorRef={shown} />}
     </Modal>
   );
@@ -45,7 +52,11 @@ function MfaBody({ actorRef }: { actorRef: MfaActorRef }) {
   const noAccess = useSelector(actorRef, (snapshot) => snapshot.matches('noAccess'));
   const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done');
   const error = useSelector(actorRef, (snapshot) =>
-    snapshot.matches({ entering: 'invalidCode' }) ? mfaMessages.invalidCode : snapshot.matches({ entering: 'failed' }) ? genericError : null,
+    snapshot.matches({ entering: 'invalidCode' })
+      ? mfaMessages.invalidCode
+      : snapshot.matches({ entering: 'failed' })
+        ? genericError
+        : null,
   );
   const [code, setCode] = useState('');
 
@@ -55,7 +66,13 @@ function MfaBody({ actorRef }: { actorRef: MfaActorRef }) {
     actorRef.send({ type: 'mfa.submit', code });
   };
 
-  const mode = noAccess ? 'noAccess' : ENROLMENT_STATES.includes(otp.state) ? 'enrolment' : otp.state === 'OTP_ACTIVED' ? 'prompt' : 'noAccess';
+  const mode = noAccess
+    ? 'noAccess'
+    : ENROLMENT_STATES.includes(otp.state)
+      ? 'enrolment'
+      : otp.state === 'OTP_ACTIVED'
+        ? 'prompt'
+        : 'noAccess';
 
   if (mode === 'noAccess') {
     return (
@@ -88,14 +105,16 @@ function MfaBody({ actorRef }: { actorRef: MfaActorRef }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        {mode === 'enrolment' ? <EnrolmentSteps otp={otp} codeInput={codeInput} /> : (
+        {mode === 'enrolment' ? (
+          <EnrolmentSteps otp={otp} codeInput={codeInput} />
+        ) : (
           <>
             <Text>{authMessages.mfaPrompt}</Text>
             {codeInput}
           </>
         )}
         {error && (
-          <Alert color="red" variant="light">
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={20} />}>
             {error}
           </Alert>
         )}
@@ -124,7 +143,14 @@ function EnrolmentSteps({ otp, codeInput }: { otp: OtpInfo; codeInput: ReactNode
             <Text span>{authMessages.mfaStepScan}</Text>
             {otp.uri && (
               <Center p="xs" bg="white">
-                <QRCodeSVG value={otp.uri} size={168} marginSize={2} title={authMessages.mfaQrLabel} role="img" aria-label={authMessages.mfaQrLabel} />
+                <QRCodeSVG
+                  value={otp.uri}
+                  size={168}
+                  marginSize={2}
+                  title={authMessages.mfaQrLabel}
+                  role="img"
+                  aria-label={authMessages.mfaQrLabel}
+                />
               </Center>
             )}
             {secret && (

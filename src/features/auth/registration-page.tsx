@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import { visibleErrors, type registrationMachine } from '../../../machines/registration/registration.machine.ts';
 import type { FieldError, RegistrationField } from '../../../machines/registration/registration.types.ts';
@@ -53,16 +54,16 @@ export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStor
     const rule = errors[name];
     const id = `${formId}-${name}`;
     return {
-    id,
-    value: values[name],
-    error: rule ? fieldMessages[rule] : undefined,
-    // PasswordInput does not link its error to the input itself (Mantine names it `${id}-error`).
-    'aria-invalid': rule ? true : undefined,
-    'aria-describedby': rule ? `${id}-error` : undefined,
-    disabled: busy,
-    onChange: (event: { currentTarget: HTMLInputElement }) =>
-      actorRef.send({ type: 'registration.change', field: name, value: event.currentTarget.value }),
-    onBlur: () => actorRef.send({ type: 'registration.blur', field: name }),
+      id,
+      value: values[name],
+      error: rule ? fieldMessages[rule] : undefined,
+      // PasswordInput does not link its error to the input itself (Mantine names it `${id}-error`).
+      'aria-invalid': rule ? true : undefined,
+      'aria-describedby': rule ? `${id}-error` : undefined,
+      disabled: busy,
+      onChange: (event: { currentTarget: HTMLInputElement }) =>
+        actorRef.send({ type: 'registration.change', field: name, value: event.currentTarget.value }),
+      onBlur: () => actorRef.send({ type: 'registration.blur', field: name }),
     };
   };
 
@@ -79,7 +80,7 @@ export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStor
           <PasswordInput label={authMessages.password} autoComplete="new-password" {...field('password')} />
           <PasswordInput label={authMessages.confirmPassword} autoComplete="new-password" {...field('confirmation')} />
           {alert && (
-            <Alert color="red" variant="light">
+            <Alert color="red" variant="light" icon={<IconAlertCircle size={20} />}>
               {alert}
             </Alert>
           )}

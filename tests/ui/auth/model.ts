@@ -45,7 +45,10 @@ function explicitEvents(node: Config): Config {
 
 /** The machine with invocations and delays turned into explicit events (same implementations). */
 export function withExplicitEvents<TMachine extends AnyStateMachine>(machine: TMachine): TMachine {
-  return createMachine(explicitEvents(machine.config as Config) as never, machine.implementations as never) as unknown as TMachine;
+  return createMachine(
+    explicitEvents(machine.config as Config) as never,
+    machine.implementations as never,
+  ) as unknown as TMachine;
 }
 
 /** `{ type: 'xstate.done.actor.<id>', output }`: the invoked actor `id` resolved. */
@@ -107,7 +110,9 @@ export function declaredFeatures(machine: AnyStateMachine): { nodes: string[]; t
   return {
     nodes: [
       ...nodes.filter((node) => node.always === undefined).map((node) => `node ${node.id}`),
-      ...transient.flatMap((node) => (node.always ?? []).flatMap((branch) => (branch.target ?? []).map((target) => `node ${target.id}`))),
+      ...transient.flatMap((node) =>
+        (node.always ?? []).flatMap((branch) => (branch.target ?? []).map((target) => `node ${target.id}`)),
+      ),
     ],
     transitions: [machine.root, ...nodes].flatMap((node) =>
       [...node.transitions.entries()].flatMap(([eventType, list]) =>
@@ -117,6 +122,11 @@ export function declaredFeatures(machine: AnyStateMachine): { nodes: string[]; t
   };
 }
 
+/** Ids of the state nodes without a `description` (every state should say what the user sees). */
+export function undescribedStates(machine: AnyStateMachine): string[] {
+  return [machine.root, ...getStateNodes(machine.root)].filter((node) => !node.description).map((node) => node.id);
+}
+
 /** The leaf states a user can rest in (transient `always` states are never observed). */
 export function stableLeafIds(machine: AnyStateMachine): string[] {
   return getStateNodes(machine.root)
@@ -124,9 +134,9 @@ export function stableLeafIds(machine: AnyStateMachine): string[] {
     .map((node) => `#${node.id}`);
 }
 
-export interface CoveringPath<TSnapshot, TEvent extends EventObject> {
+export interface CoveringPath<TSnapshot extends AnyMachineSnapshot, TEvent extends EventObject> {
   name: string;
-  path: TestPath<TSnapshot & AnyMachineSnapshot, TEvent>;
+  path: TestPath<TSnapshot, TEvent>;
   features: string[];
 }
 
@@ -146,7 +156,7 @@ const label = (event: EventObject) => {
 export function coveringPaths<TMachine extends AnyStateMachine, TEvent extends EventObject>(
   { machine, model }: AuthModel<TMachine, TEvent>,
   extraFeatures: (snapshot: SnapshotFrom<TMachine>) => string[] = () => [],
-): Array<CoveringPath<SnapshotFrom<TMachine>, TEvent>> {
+): Array<CoveringPath<SnapshotFrom<TMachine> & AnyMachineSnapshot, TEvent>> {
   type Snapshot = SnapshotFrom<TMachine> & AnyMachineSnapshot;
   const adjacency = model.getAdjacencyMap();
   const shortest = model.getShortestPaths({ allowDuplicatePaths: true });
@@ -168,7 +178,11 @@ export function coveringPaths<TMachine extends AnyStateMachine, TEvent extends E
     if (outgoing.length === 0) candidates.push({ events, features: base });
     for (const { event, state } of outgoing as Array<{ event: TEvent; state: Snapshot }>) {
       const features = new Set(base);
-      for (const feature of [...nodeIdsOf(state), ...extraFeatures(state), ...transitionId(machine, path.state as Snapshot, event)]) {
+      for (const feature of [
+        ...nodeIdsOf(state),
+        ...extraFeatures(state),
+        ...transitionId(machine, path.state as Snapshot, event),
+      ]) {
         features.add(feature);
       }
       candidates.push({ events: [...events, event], features });
@@ -292,10 +306,10 @@ export type Executors<TSnapshot, TEvent extends EventObject> = {
 export type StateChecks<TSnapshot> = Record<`#${string}`, (snapshot: TSnapshot) => void | Promise<void>>;
 
 /** Runs a covering path against the rendered UI. */
-export async function runPath<TSnapshot, TEvent extends EventObject>(
-  path: TestPath<TSnapshot & AnyMachineSnapshot, TEvent>,
-  states: StateChecks<TSnapshot>,
-  events: Executors<TSnapshot, TEvent>,
+export async function runPath<TSnapshot extends AnyMachineSnapshot, TEvent extends EventObject>(
+  path: TestPath<TSnapshot, TEvent>,
+  states: StateChecks<NoInfer<TSnapshot>>,
+  events: Executors<NoInfer<TSnapshot>, NoInfer<TEvent>>,
 ): Promise<void> {
   const fallback = (snapshot: AnyMachineSnapshot) => {
     throw new Error(`No check for the state ${JSON.stringify(snapshot.value)}`);

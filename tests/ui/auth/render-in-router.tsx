@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import type { ReactNode } from 'react';
 import { act } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
@@ -13,7 +13,7 @@ export function createTestQueryClient(): QueryClient {
  * Renders a component as the only route of a memory router (the header's links and router
  * hooks need one), inside the Mantine theme and a query client.
  */
-export async function renderInRouter(Component: ComponentType, { queryClient = createTestQueryClient(), path = '/videos' } = {}) {
+export async function renderInRouter(Component: () => ReactNode, { queryClient = createTestQueryClient(), path = '/videos' } = {}) {
   const rootRoute = createRootRoute({ component: Component });
   const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory({ initialEntries: [path] }) });
   await act(async () => {

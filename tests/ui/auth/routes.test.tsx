@@ -21,7 +21,10 @@ const ME = { id: 1, user: 'ana', nombre: 'Ana Pérez', email: null, role: 'user'
 
 type Handler = (request: Request, body: unknown) => Response | undefined;
 const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': status < 400 ? 'application/json' : 'application/problem+json' } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': status < 400 ? 'application/json' : 'application/problem+json' },
+  });
 const problem = (status: number, type: string) => json({ type, title: type, status }, status);
 
 let requests: Array<{ method: string; path: string; body: unknown; authorization: string | null }>;
@@ -72,7 +75,8 @@ describe("route '/'", () => {
     stubApi((request, body) => {
       const path = new URL(request.url).pathname;
       if (path === '/api/login') return json({ token: 'pending', otp: { state: 'OTP_ACTIVED', user: 'ana' } });
-      if (path === '/api/mfa') return (body as { mfaCode: string }).mfaCode === '123456' ? json({ token: SESSION }) : problem(401, 'invalid-mfa-token');
+      if (path === '/api/mfa')
+        return (body as { mfaCode: string }).mfaCode === '123456' ? json({ token: SESSION }) : problem(401, 'invalid-mfa-token');
       return undefined;
     });
     const router = await openApp('/');
@@ -87,7 +91,10 @@ describe("route '/'", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/videos'));
     expect(getToken()).toBe(SESSION);
     expect(requests.find((call) => call.path === '/api/login')?.body).toEqual({ user: 'ana', password: 'secreto' });
-    expect(requests.find((call) => call.path === '/api/mfa')).toMatchObject({ body: { user: 'ana', mfaCode: '123456' }, authorization: 'Bearer pending' });
+    expect(requests.find((call) => call.path === '/api/mfa')).toMatchObject({
+      body: { user: 'ana', mfaCode: '123456' },
+      authorization: 'Bearer pending',
+    });
     expect(await screen.findByRole('button', { name: /Ana Pérez/ })).toBeInTheDocument();
   });
 
@@ -106,7 +113,9 @@ describe("route '/'", () => {
 describe("route '/register'", () => {
   it('sends the invitation of the address as token', async () => {
     stubApi((request) =>
-      new URL(request.url).pathname === '/api/register' ? json({ token: 'pending', otp: { state: 'OTP_REQUIRED', uri: 'otpauth://totp/TAO:ana?secret=ABC', user: 'ana' } }) : undefined,
+      new URL(request.url).pathname === '/api/register'
+        ? json({ token: 'pending', otp: { state: 'OTP_REQUIRED', uri: 'otpauth://totp/TAO:ana?secret=ABC', user: 'ana' } })
+        : undefined,
     );
     await openApp('/register?invitation=inv-42');
     const user = userEvent.setup();
@@ -115,12 +124,16 @@ describe("route '/register'", () => {
     await user.type(screen.getByLabelText(authMessages.confirmPassword), 'Secreto12');
     await user.click(screen.getByRole('button', { name: authMessages.enter }));
     expect(await screen.findByRole('dialog', { name: authMessages.mfaTitle })).toHaveTextContent(authMessages.mfaSetup);
-    expect(requests.find((call) => call.path === '/api/register')?.body).toEqual({ user: 'ana', password: 'Secreto12', token: 'inv-42' });
+    expect(requests.find((call) => call.path === '/api/register')?.body).toEqual({
+      user: 'ana',
+      password: 'Secreto12',
+      token: 'inv-42',
+    });
   });
 });
 
 describe('authenticated layout', () => {
-  it("exchanges xwikiid for a session and removes it from the address, keeping the other parameters", async () => {
+  it('exchanges xwikiid for a session and removes it from the address, keeping the other parameters', async () => {
     stubApi((request) => (new URL(request.url).pathname === '/api/login' ? json({ token: SESSION }) : undefined));
     const router = await openApp('/videos?xwikiid=abc&q=gato');
     await waitFor(() => expect(router.state.location.search).toEqual({ q: 'gato' }));
