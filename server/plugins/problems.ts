@@ -95,7 +95,16 @@ export function toProblem(error: FastifyError & { validation?: AjvError[]; valid
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const type: ProblemType = status === 404 ? 'resource-not-found' : status === 405 ? 'method-not-allowed' : status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : 'validation-error';
+    const byStatus: Partial<Record<number, ProblemType>> = {
+      401: 'invalid-access-token',
+      403: 'access-denied',
+      404: 'resource-not-found',
+      405: 'method-not-allowed',
+      413: 'payload-too-large',
+      415: 'unsupported-media-type',
+      416: 'range-not-satisfiable',
+    };
+    const type = byStatus[status] ?? 'validation-error';
     return new HttpProblem(status, type, error.message);
   }
   return new HttpProblem(500, 'internal-server-error', 'unexpected error; it has been logged');

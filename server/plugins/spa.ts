@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { HttpProblem, sendProblem } from './problems.ts';
 
 /**
@@ -27,14 +27,19 @@ export async function registerSpa(app: FastifyInstance, clientDir: string): Prom
     app.log.warn({ clientDir }, 'no built client found: run `npm run build` (only /api is served)');
   }
 
+  const sendIndex = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+  if (hasClient) {
+    // The directory itself: @fastify/static would refuse it (no listing); the SPA starts here.
+    app.get('/', async (_request, reply) => sendIndex(reply));
+  }
+
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {
       return sendProblem(reply, new HttpProblem(404, 'resource-not-found', `no operation ${request.method} ${request.url.split('?')[0]}`));
     }
     const acceptsHtml = (request.headers.accept ?? '*/*').includes('text/html') || (request.headers.accept ?? '').includes('*/*');
     if (hasClient && (request.method === 'GET' || request.method === 'HEAD') && acceptsHtml && !path.extname(request.url.split('?')[0]!)) {
-      reply.header('Cache-Control', 'no-cache');
-      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+      return sendIndex(reply);
     }
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
   });

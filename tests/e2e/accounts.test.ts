@@ -53,6 +53,16 @@ describe('accounts in Chromium against the real server', () => {
     await screenshot(page, 'videos-after-sign-in');
   });
 
+  it('an administrator opens the statistics dashboard from the user menu', async () => {
+    await page.getByRole('button', { name: new RegExp(USER) }).click();
+    await page.getByRole('menuitem', { name: 'Ver estadísticas' }).click();
+    await page.waitForURL(/\/statistics/);
+    await page.getByText('Datos Generales').waitFor();
+    await screenshot(page, 'statistics-frame');
+    await page.getByRole('link', { name: 'Volver' }).click();
+    await page.waitForURL(/\/videos/);
+  });
+
   it('signs out with Cerrar sesión and lands on the login page without a token', async () => {
     await page.getByRole('button', { name: new RegExp(USER) }).click();
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();

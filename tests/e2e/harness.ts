@@ -90,6 +90,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(screenshotsDir, { recursive: true });
+  // Let transitions (modals fading in, menus opening) finish, so the picture shows what a person sees.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5000 }).catch(() => {});
   const file = path.join(screenshotsDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
