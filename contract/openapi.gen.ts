@@ -1322,7 +1322,6 @@ export interface operations {
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
-            409: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };

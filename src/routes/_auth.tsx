@@ -21,7 +21,16 @@ export const Route = createFileRoute('/_auth')({
 function AuthLayout() {
   const { xwikiid } = Route.useSearch();
   const navigate = useNavigate();
-  useEffect(() => setLoginNavigation(() => void navigate({ to: '/' })), [navigate]);
+  const { queryClient } = Route.useRouteContext();
+  // The session ends here (Cerrar sesión, or Iniciar sesión after expiry): forget the user's data, go to '/'.
+  useEffect(
+    () =>
+      setLoginNavigation(() => {
+        queryClient.clear();
+        void navigate({ to: '/' });
+      }),
+    [navigate, queryClient],
+  );
 
   return (
     <AuthArea

@@ -71,13 +71,21 @@ export async function startTestServer(kind: DatabaseKind, env: Record<string, st
  * Runs a suite once on SQLite and once on PostgreSQL (skipped, and said so, without a PostgreSQL server).
  * Each run gets its own server; after the suite, no response may have broken openapi.yaml.
  */
-export function describeOnEachDatabase(name: string, suite: (server: () => TestServer) => void): void {
+type Suite = (server: () => TestServer) => void;
+type EnvSource = () => Promise<Record<string, string>> | Record<string, string>;
+
+export function describeOnEachDatabase(name: string, suite: Suite): void;
+/** The same, with environment variables (configuration) for the servers, e.g. single sign-on keys. */
+export function describeOnEachDatabase(name: string, env: EnvSource, suite: Suite): void;
+export function describeOnEachDatabase(name: string, suiteOrEnv: Suite | EnvSource, maybeSuite?: Suite): void {
+  const suite = (maybeSuite ?? suiteOrEnv) as Suite;
+  const env = (maybeSuite ? suiteOrEnv : () => ({})) as EnvSource;
   for (const kind of ['sqlite', 'postgres'] as const) {
     const run = kind === 'postgres' && !pgAvailable ? describe.skip : describe;
     run(`${name} [${kind}]`, () => {
       let server: (TestServer & { close(): Promise<void> }) | undefined;
       beforeAll(async () => {
-        server = await startTestServer(kind);
+        server = await startTestServer(kind, await env());
       });
       afterAll(async () => {
         if (!server) return;

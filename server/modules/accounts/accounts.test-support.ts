@@ -1,8 +1,7 @@
 import { URI, type TOTP } from 'otpauth';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { call, POSTGRES_URL, startTestServer, type TestServer } from '../../../tests/utils/server-harness.ts';
+import { call, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { findUserById } from './accounts.repository.ts';
 import { firstAdministratorLink } from './bootstrap.ts';
 import { sessionTokenFor } from './login.service.ts';
@@ -133,41 +132,4 @@ export function claimsOf(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-const pgAvailable = await postgresReachable();
 
-/**
- * describeOnEachDatabase for a server started with environment overrides (e.g. single sign-on keys):
- * once on SQLite, once on PostgreSQL; no response may break openapi.yaml.
- */
-export function describeOnEachDatabaseWith(name: string, env: () => Promise<Record<string, string>> | Record<string, string>, suite: (server: () => TestServer) => void): void {
-  for (const kind of ['sqlite', 'postgres'] as const) {
-    const run = kind === 'postgres' && !pgAvailable ? describe.skip : describe;
-    run(`${name} [${kind}]`, () => {
-      let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-      beforeAll(async () => {
-        server = await startTestServer(kind, await env());
-      });
-      afterAll(async () => {
-        if (!server) return;
-        const violations = server.violations;
-        await server.close();
-        expect(violations, 'responses that do not match openapi.yaml').toEqual([]);
-      });
-      suite(() => {
-        if (!server) throw new Error('test server not started');
-        return server;
-      });
-    });
-  }
-}

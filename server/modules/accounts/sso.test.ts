@@ -2,7 +2,7 @@ import { exportSPKI, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { findUserByKey } from './accounts.repository.ts';
-import { claimsOf, describeOnEachDatabaseWith } from './accounts.test-support.ts';
+import { claimsOf } from './accounts.test-support.ts';
 import { changeUser } from './users.service.ts';
 
 const SECRET = 'the-identity-source-shared-secret-0123456789';
@@ -33,7 +33,7 @@ describeOnEachDatabase('accounts: single sign-on not configured', (server) => {
   });
 });
 
-describeOnEachDatabaseWith('accounts: single sign-on with HS256', () => ({ SSO_HS256_SECRET: SECRET, SSO_ISSUER: ISSUER, SSO_AUDIENCE: AUDIENCE }), (server) => {
+describeOnEachDatabase('accounts: single sign-on with HS256', () => ({ SSO_HS256_SECRET: SECRET, SSO_ISSUER: ISSUER, SSO_AUDIENCE: AUDIENCE }), (server) => {
   const expectRefused = async (taoToken: string, type: string) => {
     const res = await ssoLogin(server().app, taoToken);
     expect(res.statusCode, res.body).toBe(401);
@@ -119,7 +119,7 @@ describeOnEachDatabaseWith('accounts: single sign-on with HS256', () => ({ SSO_H
 
 const rsa = generateKeyPair('RS256', { extractable: true });
 
-describeOnEachDatabaseWith('accounts: single sign-on with RS256', async () => ({ SSO_PUBLIC_KEY: await exportSPKI((await rsa).publicKey) }), (server) => {
+describeOnEachDatabase('accounts: single sign-on with RS256', async () => ({ SSO_PUBLIC_KEY: await exportSPKI((await rsa).publicKey) }), (server) => {
   it('accepts a token signed by the identity source', async () => {
     const res = await ssoLogin(server().app, await token({ user: 'rsa.user' }, { alg: 'RS256', signWith: (await rsa).privateKey }));
     expect(res.statusCode, res.body).toBe(200);

@@ -174,6 +174,13 @@ describe('errors', () => {
     expect(problems.map((p) => p.status)).toEqual([502]);
   });
 
+  it('a problem names the method of the failed call, so only failed reads count as loading errors', async () => {
+    fetchDouble.mockImplementation(async () => new Response('oops', { status: 500 }));
+    await api.GET('/api/me');
+    await api.DELETE('/api/etiquetas/{id}', { params: { path: { id: 3 } } });
+    expect(problems.map((p) => p.method)).toEqual(['GET', 'DELETE']);
+  });
+
   it('a success is unwrapped to its data and reported to no one', async () => {
     const me = unwrap(await api.GET('/api/me'));
     expectTypeOf(me).toEqualTypeOf<components['schemas']['Me']>();

@@ -100,15 +100,15 @@ const sessionMiddleware: Middleware = {
     }
     return request;
   },
-  async onResponse({ response }) {
+  async onResponse({ request, response }) {
     if (response.status < 400) return undefined;
-    const problem = problemFromResponse(response.status, await readBody(response), response.statusText);
+    const problem = problemFromResponse(response.status, await readBody(response), response.statusText, request.method);
     problemOfResponse.set(response, problem);
     publish(problem);
     return undefined;
   },
-  onError({ error }) {
-    const problem = problemFromFailure(error, REQUEST_TIMEOUT_MS);
+  onError({ request, error }) {
+    const problem = problemFromFailure(error, REQUEST_TIMEOUT_MS, request.method);
     // An abort asked for by the caller (e.g. a cancelled query) is not a problem to report.
     if (problem.type !== 'aborted') publish(problem);
     return problem;

@@ -55,7 +55,7 @@ async function openApp(url: string) {
     );
     await router.load();
   });
-  return router;
+  return Object.assign(router, { queryClient });
 }
 
 beforeEach(() => {
@@ -175,14 +175,16 @@ describe('authenticated layout', () => {
     expect(await screen.findByRole('dialog', { name: dialogMessages.loadErrorTitle })).toBeInTheDocument();
   });
 
-  it("'Cerrar sesión' removes the token and leads to '/'", async () => {
+  it("'Cerrar sesión' removes the token, forgets the user's data and leads to '/'", async () => {
     storeToken(SESSION);
     stubApi(() => undefined);
     const router = await openApp('/videos');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: /Ana Pérez/ }));
+    expect(router.queryClient.getQueryCache().getAll().length).toBeGreaterThan(0);
     await user.click(await screen.findByRole('menuitem', { name: authMessages.logout }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(getToken()).toBeNull();
+    expect(router.queryClient.getQueryCache().getAll()).toEqual([]);
   });
 });
