@@ -10,7 +10,7 @@ import {
   coveredFeatures,
   coveringPaths,
   createActorDoubles,
-  createAuthModel,
+  createMachineModel,
   declaredFeatures,
   runPath,
   stableLeafIds,
@@ -20,7 +20,7 @@ import {
   type ErrorEvent,
   type Executors,
   type StateChecks,
-} from '../../tests/ui/auth/model.ts';
+} from '../../tests/utils/machine-model.ts';
 import { ATTEMPTS_EXCEEDED, mfaMachine } from '../mfa/mfa.machine.ts';
 import type { LoginAnswer, MfaOutput, StoreTokenInput } from '../mfa/mfa.types.ts';
 import { loginMachine } from './login.machine.ts';
@@ -68,7 +68,7 @@ const events: ModelEvent[] = [
 
 const canEnterCode = (snapshot: Snapshot) => ['OTP_DISABLED', 'OTP_REQUIRED', 'OTP_ACTIVED'].includes(snapshot.context.otp.state);
 
-const model = createAuthModel(loginMachine, {
+const model = createMachineModel(loginMachine, {
   events,
   // With an unknown OTP state the modal only offers Cancelar.
   filterEvents: (snapshot, event) =>

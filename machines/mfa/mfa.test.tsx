@@ -10,7 +10,7 @@ import {
   coveredFeatures,
   coveringPaths,
   createActorDoubles,
-  createAuthModel,
+  createMachineModel,
   declaredFeatures,
   runPath,
   stableLeafIds,
@@ -20,7 +20,7 @@ import {
   type ErrorEvent,
   type Executors,
   type StateChecks,
-} from '../../tests/ui/auth/model.ts';
+} from '../../tests/utils/machine-model.ts';
 import { ATTEMPTS_EXCEEDED, mfaMachine } from './mfa.machine.ts';
 import type { MfaEvent, MfaInput, MfaOutput, SessionTokenOutput } from './mfa.types.ts';
 
@@ -50,7 +50,7 @@ const events: ModelEvent[] = [
 ];
 
 const models = Object.entries(inputs).map(([name, input]) => {
-  const model = createAuthModel(mfaMachine, { events, input });
+  const model = createMachineModel(mfaMachine, { events, input });
   return { name, input, model, paths: coveringPaths(model) };
 });
 

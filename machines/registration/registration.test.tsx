@@ -10,7 +10,7 @@ import {
   coveredFeatures,
   coveringPaths,
   createActorDoubles,
-  createAuthModel,
+  createMachineModel,
   declaredFeatures,
   runPath,
   stableLeafIds,
@@ -20,7 +20,7 @@ import {
   type ErrorEvent,
   type Executors,
   type StateChecks,
-} from '../../tests/ui/auth/model.ts';
+} from '../../tests/utils/machine-model.ts';
 import { ATTEMPTS_EXCEEDED, mfaMachine } from '../mfa/mfa.machine.ts';
 import type { LoginAnswer, MfaOutput, StoreTokenInput } from '../mfa/mfa.types.ts';
 import { registrationMachine, validateRegistration, visibleErrors } from './registration.machine.ts';
@@ -80,7 +80,7 @@ function formEventAllowed(snapshot: Snapshot, event: ModelEvent): boolean {
   return values[event.field] === '';
 }
 
-const model = createAuthModel(registrationMachine, { events, filterEvents: formEventAllowed, input: { invitation: INVITATION } });
+const model = createMachineModel(registrationMachine, { events, filterEvents: formEventAllowed, input: { invitation: INVITATION } });
 
 const messageOf: Record<FieldError, string> = {
   required: validationMessages.required,

@@ -14,7 +14,7 @@ import { authMessages, dialogMessages } from '../../src/lib/messages.ts';
 import {
   coveredFeatures,
   coveringPaths,
-  createAuthModel,
+  createMachineModel,
   declaredFeatures,
   runPath,
   stableLeafIds,
@@ -22,7 +22,7 @@ import {
   type AfterEvent,
   type Executors,
   type StateChecks,
-} from '../../tests/ui/auth/model.ts';
+} from '../../tests/utils/machine-model.ts';
 import { createTestQueryClient, renderInRouter } from '../../tests/ui/auth/render-in-router.tsx';
 import { IDLE_TIMEOUT_MS, sessionMachine } from './session.machine.ts';
 import type { SessionEvent } from './session.types.ts';
@@ -61,7 +61,7 @@ const events: ModelEvent[] = [
   { type: 'xstate.after.idleTimeout' },
 ];
 
-const model = createAuthModel(
+const model = createMachineModel(
   sessionMachine.provide({ guards: { hasToken: ({ event }) => (event as { withToken?: boolean }).withToken === true } }),
   { events },
 );

@@ -12,7 +12,7 @@ import {
   coveredFeatures,
   coveringPaths,
   createActorDoubles,
-  createAuthModel,
+  createMachineModel,
   declaredFeatures,
   runPath,
   stableLeafIds,
@@ -22,7 +22,7 @@ import {
   type ErrorEvent,
   type Executors,
   type StateChecks,
-} from '../../tests/ui/auth/model.ts';
+} from '../../tests/utils/machine-model.ts';
 import { ssoMachine } from './sso.machine.ts';
 import type { SsoAnswer, StoreTokenInput } from './sso.types.ts';
 
@@ -54,7 +54,7 @@ const variants = [
   { name: 'with xwikiid', ssoToken: SSO_TOKEN },
   { name: 'without xwikiid', ssoToken: null },
 ].map((variant) => {
-  const model = createAuthModel(ssoMachine, { events, input: { ssoToken: variant.ssoToken } });
+  const model = createMachineModel(ssoMachine, { events, input: { ssoToken: variant.ssoToken } });
   // Every failure kind, hence every §8 single sign-on toast text, is shown at least once.
   const paths = coveringPaths(model, (snapshot) =>
     snapshot.matches('rejected')

@@ -1,5 +1,5 @@
 /**
- * Model-based testing helpers for the auth machines (login, mfa, registration, sso, session).
+ * Model-based testing helpers for machines that invoke actors or use delays (login, mfa, registration, sso, session, and the ones to come).
  *
  * `createTestModel` from xstate/graph refuses machines with `invoke` or `after`. The auth
  * machines use both (actors are how they do side effects), so the model is built from a copy
@@ -58,13 +58,13 @@ export type ErrorEvent<Id extends string> = { type: `xstate.error.actor.${Id}`; 
 /** The named delay elapsed. */
 export type AfterEvent<Delay extends string> = { type: `xstate.after.${Delay}` };
 
-export interface AuthModel<TMachine extends AnyStateMachine, TEvent extends EventObject> {
+export interface MachineModel<TMachine extends AnyStateMachine, TEvent extends EventObject> {
   /** The machine the model was built from, with explicit events. */
   machine: TMachine;
   model: TestModel<SnapshotFrom<TMachine>, TEvent, unknown>;
 }
 
-export interface AuthModelOptions<TMachine extends AnyStateMachine, TEvent extends EventObject> {
+export interface MachineModelOptions<TMachine extends AnyStateMachine, TEvent extends EventObject> {
   /** The concrete events (with payloads) to try in each state; an event type not listed is tried without payload. */
   events: readonly TEvent[];
   /** Leaves out events that cannot happen in the UI from a given snapshot. */
@@ -76,10 +76,10 @@ export interface AuthModelOptions<TMachine extends AnyStateMachine, TEvent exten
  * `createTestModel` over the machine with explicit events. A vertex of the model is a state value
  * plus context; which paths are run is decided by `coveringPaths`.
  */
-export function createAuthModel<TMachine extends AnyStateMachine, TEvent extends EventObject>(
+export function createMachineModel<TMachine extends AnyStateMachine, TEvent extends EventObject>(
   machine: TMachine,
-  options: AuthModelOptions<TMachine, TEvent>,
-): AuthModel<TMachine, TEvent> {
+  options: MachineModelOptions<TMachine, TEvent>,
+): MachineModel<TMachine, TEvent> {
   const testable = withExplicitEvents(machine);
   const model = createTestModel(testable, {
     events: options.events as never,
@@ -154,7 +154,7 @@ const label = (event: EventObject) => {
  * outgoing transitions.
  */
 export function coveringPaths<TMachine extends AnyStateMachine, TEvent extends EventObject>(
-  { machine, model }: AuthModel<TMachine, TEvent>,
+  { machine, model }: MachineModel<TMachine, TEvent>,
   extraFeatures: (snapshot: SnapshotFrom<TMachine>) => string[] = () => [],
 ): Array<CoveringPath<SnapshotFrom<TMachine> & AnyMachineSnapshot, TEvent>> {
   type Snapshot = SnapshotFrom<TMachine> & AnyMachineSnapshot;
