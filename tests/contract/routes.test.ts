@@ -64,3 +64,39 @@ describe('operations that a later issue implements answer 501 problem+json to an
     console.info(`operations not implemented yet: ${notImplemented.join(', ') || 'none'}`);
   });
 });
+
+describe('bad input to any operation that takes a JSON body is a 4xx problem, never a 500', () => {
+  const jsonOps = contract.operations.filter((op) => op.body?.contentTypes.includes('application/json'));
+
+  it('covers the operations with JSON bodies', () => {
+    expect(jsonOps.map((op) => op.operationId)).toEqual(expect.arrayContaining(['login', 'mfa', 'register', 'createVideo', 'patchVideo', 'createEtiqueta', 'patchUsuario', 'createInvitation']));
+  });
+
+  for (const op of jsonOps) {
+    it(`${op.operationId}: malformed JSON, a wrong type, an unknown field, an oversized body`, async () => {
+      const { call } = await import('../utils/server-harness.ts');
+      const { sessionOf } = await import('../../server/modules/accounts/accounts.test-support.ts');
+      const adminId = (await server.db.kysely.selectFrom('users').select('id').where('rol', '=', 'admin').executeTakeFirst())?.id;
+      const token = adminId === undefined ? undefined : await sessionOf(server, adminId);
+      const url = op.path.replace('{id}', op.path.startsWith('/api/uploads') ? 'abcdefgh12' : '1');
+      const send = (payload: string) =>
+        call(server.app, { method: op.method, url, token, payload, headers: { 'content-type': 'application/json' } });
+      const isArray = op.body?.schema?.type === 'array';
+      const cases: Array<[string, string, number[]]> = [
+        ['malformed JSON', '{"a": ', [400]],
+        ['a wrong type', isArray ? '{"op":"replace"}' : '["not", "an", "object"]', [400]],
+        ['an unknown field', isArray ? '[{"op":"replace","path":"/nope","value":1}]' : '{"zzUnknown": true}', [400]],
+        ['an oversized body', JSON.stringify({ big: 'x'.repeat(2 * 1024 * 1024) }), [413]],
+      ];
+      for (const [what, payload, statuses] of cases) {
+        const res = await send(payload);
+        // mfa needs its pending token first: 401 is its answer to a session token, before the body is read.
+        const expected = op.operationId === 'mfa' ? [...statuses, 401] : statuses;
+        expect(expected, `${op.operationId} with ${what}: ${res.statusCode} ${res.body}`).toContain(res.statusCode);
+        expect(res.headers['content-type']).toContain('application/problem+json');
+      }
+      const health = await server.app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+    });
+  }
+});

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
@@ -12,6 +14,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await product?.stop();
+});
+
+describe('stopping', () => {
+  it('on SIGTERM it finishes, closes the database cleanly (no WAL left behind) and exits 0', async () => {
+    const other = await startProduct();
+    const res = await fetch(`${other.url}/api/health`);
+    expect(res.status).toBe(200);
+    const db = path.join(other.dataDir, 'tao.sqlite');
+    expect(fs.existsSync(`${db}-wal`)).toBe(true);
+    const code = await other.stop({ keepData: true });
+    expect(code).toBe(0);
+    expect(fs.existsSync(db)).toBe(true);
+    expect(fs.existsSync(`${db}-wal`)).toBe(false);
+    fs.rmSync(other.dataDir, { recursive: true, force: true });
+  });
 });
 
 describe('the product, served as `npm start` serves it', () => {

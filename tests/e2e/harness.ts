@@ -27,7 +27,8 @@ export interface RunningProduct {
   output: () => string;
   /** the first-administrator link the server printed, if any */
   firstAdminLink: () => string | undefined;
-  stop(): Promise<void>;
+  /** SIGTERM, wait for the exit, remove the data directory; answers the exit code. */
+  stop(options?: { keepData?: boolean }): Promise<number | null>;
 }
 
 /**
@@ -67,13 +68,14 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
     dataDir,
     output: () => out,
     firstAdminLink: () => out.match(/https?:\/\/\S+\/register\?invitation=[A-Za-z0-9_-]+/)?.[0],
-    async stop() {
+    async stop(options = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+      return child.exitCode;
     },
   };
 }
