@@ -11,10 +11,10 @@ import {
   coveringPaths,
   createActorDoubles,
   createMachineModel,
+  itCoversTheMachine,
   declaredFeatures,
   runPath,
   stableLeafIds,
-  undescribedStates,
   type ActorDoubles,
   type DoneEvent,
   type ErrorEvent,
@@ -204,15 +204,7 @@ describe('login model coverage', () => {
   const covered = coveredFeatures(paths);
   const declared = declaredFeatures(model.machine);
 
-  it('describes every state', () => {
-    expect(undescribedStates(model.machine)).toEqual([]);
-  });
-  it('visits every state node', () => {
-    for (const node of declared.nodes) expect(covered).toContain(node);
-  });
-  it('takes every transition, each guard branch included', () => {
-    for (const transition of declared.transitions) expect(covered).toContain(transition);
-  });
+  itCoversTheMachine(model.machine, covered);
   it('shows every §8 login message', () => {
     for (const { type } of loginProblems) expect(covered).toContain(`message ${loginMessage(type)}`);
     expect(covered).toContain(`message ${mfaMessages.attemptsExceeded}`);

@@ -11,10 +11,10 @@ import {
   coveringPaths,
   createActorDoubles,
   createMachineModel,
+  itCoversTheMachine,
   declaredFeatures,
   runPath,
   stableLeafIds,
-  undescribedStates,
   type ActorDoubles,
   type DoneEvent,
   type ErrorEvent,
@@ -234,15 +234,7 @@ describe('registration model coverage', () => {
   const covered = coveredFeatures(paths);
   const declared = declaredFeatures(model.machine);
 
-  it('describes every state', () => {
-    expect(undescribedStates(model.machine)).toEqual([]);
-  });
-  it('visits every state node', () => {
-    for (const node of declared.nodes) expect(covered).toContain(node);
-  });
-  it('takes every transition, each guard branch included', () => {
-    for (const transition of declared.transitions) expect(covered).toContain(transition);
-  });
+  itCoversTheMachine(model.machine, covered);
   it('shows every §5 field message and every §8 register message', () => {
     const signatures = [...covered].filter((feature) => feature.startsWith('field messages '));
     for (const field of ['user', 'password', 'confirmation'] as const) {

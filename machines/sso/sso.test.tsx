@@ -13,10 +13,10 @@ import {
   coveringPaths,
   createActorDoubles,
   createMachineModel,
+  itCoversTheMachine,
   declaredFeatures,
   runPath,
   stableLeafIds,
-  undescribedStates,
   type ActorDoubles,
   type DoneEvent,
   type ErrorEvent,
@@ -163,15 +163,7 @@ describe('single sign-on model coverage', () => {
   const covered = coveredFeatures(variants.flatMap((variant) => variant.paths));
   const declared = declaredFeatures(variants[0]!.model.machine);
 
-  it('describes every state', () => {
-    expect(undescribedStates(variants[0]!.model.machine)).toEqual([]);
-  });
-  it('visits every state node', () => {
-    for (const node of declared.nodes) expect(covered).toContain(node);
-  });
-  it('takes every transition, each guard branch included', () => {
-    for (const transition of declared.transitions) expect(covered).toContain(transition);
-  });
+  itCoversTheMachine(variants[0]!.model.machine, covered);
   it('shows every §8 single sign-on toast text', () => {
     for (const text of ['El token ha expirado', 'El token es invalido', 'Ha ocurrido un error']) {
       expect(covered).toContain(`toast ${text}`);

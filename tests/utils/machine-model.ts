@@ -9,6 +9,7 @@
  * the machine's own, so the model cannot drift from the machine.
  */
 import { act, waitFor } from '@testing-library/react';
+import { expect, it } from 'vitest';
 import {
   createMachine,
   fromPromise,
@@ -315,4 +316,22 @@ export async function runPath<TSnapshot extends AnyMachineSnapshot, TEvent exten
     throw new Error(`No check for the state ${JSON.stringify(snapshot.value)}`);
   };
   await path.test({ states: { ...states, '*': fallback }, events } as never);
+}
+
+/**
+ * What every model-based test asserts about its paths: every state has a description, every state
+ * node is visited and every transition (each guard branch included) is taken.
+ */
+export function itCoversTheMachine(machine: AnyStateMachine, covered: ReadonlySet<string> | readonly string[]): void {
+  const declared = declaredFeatures(machine);
+  const seen = [...covered];
+  it('describes every state', () => {
+    expect(undescribedStates(machine)).toEqual([]);
+  });
+  it('visits every state node', () => {
+    for (const node of declared.nodes) expect(seen).toContain(node);
+  });
+  it('takes every transition, each guard branch included', () => {
+    for (const transition of declared.transitions) expect(seen).toContain(transition);
+  });
 }

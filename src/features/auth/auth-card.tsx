@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
-import { Center, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Button, Center, Paper, Stack, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { AppTitle } from '../../components/app-header.tsx';
+import { authMessages } from '../../lib/messages.ts';
 
 interface AuthCardProps {
   /** A heading under the app title (e.g. 'Registro'). */
@@ -26,5 +28,21 @@ export function AuthCard({ heading, children }: AuthCardProps) {
         </Stack>
       </Paper>
     </Center>
+  );
+}
+
+/** The end of a sign-in form: the error (if any) and 'Entrar', with a spinner while sending. */
+export function AuthFormEnd({ error, busy }: { error: string | null | undefined; busy: boolean }) {
+  return (
+    <>
+      {error && (
+        <Alert color="red" variant="light" icon={<IconAlertCircle size={20} />}>
+          {error}
+        </Alert>
+      )}
+      <Button type="submit" fullWidth loading={busy}>
+        {authMessages.enter}
+      </Button>
+    </>
   );
 }

@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { loginMachine } from '../../../machines/login/login.machine.ts';
 import { authMessages, loginMessage } from '../../lib/messages.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard, AuthFormEnd } from './auth-card.tsx';
 import { MfaModal, type MfaActorRef } from './mfa-modal.tsx';
 import { useLatest } from './use-latest.ts';
 
@@ -51,14 +50,7 @@ export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
             onChange={(event) => setPassword(event.currentTarget.value)}
             disabled={busy}
           />
-          {error && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={20} />}>
-              {error}
-            </Alert>
-          )}
-          <Button type="submit" fullWidth loading={busy}>
-            {authMessages.enter}
-          </Button>
+          <AuthFormEnd error={error} busy={busy} />
         </Stack>
       </form>
       <MfaModal actorRef={mfaRef} />

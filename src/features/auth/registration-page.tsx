@@ -1,11 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { PasswordInput, Stack, TextInput } from '@mantine/core';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import { visibleErrors, type registrationMachine } from '../../../machines/registration/registration.machine.ts';
 import type { FieldError, RegistrationField } from '../../../machines/registration/registration.types.ts';
 import { authMessages, mfaMessages, registerMessage, validationMessages } from '../../lib/messages.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard, AuthFormEnd } from './auth-card.tsx';
 import { MfaModal, type MfaActorRef } from './mfa-modal.tsx';
 import { useLatest } from './use-latest.ts';
 
@@ -79,14 +78,7 @@ export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStor
           <TextInput label={authMessages.user} autoComplete="username" {...field('user')} />
           <PasswordInput label={authMessages.password} autoComplete="new-password" {...field('password')} />
           <PasswordInput label={authMessages.confirmPassword} autoComplete="new-password" {...field('confirmation')} />
-          {alert && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={20} />}>
-              {alert}
-            </Alert>
-          )}
-          <Button type="submit" fullWidth loading={busy}>
-            {authMessages.enter}
-          </Button>
+          <AuthFormEnd error={alert} busy={busy} />
         </Stack>
       </form>
       <MfaModal actorRef={mfaRef} />
