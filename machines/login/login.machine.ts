@@ -1,6 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { ATTEMPTS_EXCEEDED, mfaMachine, problemOf } from '../mfa/mfa.machine.ts';
-import type { LoginAnswer, MfaOutput, StoreTokenInput } from '../mfa/mfa.types.ts';
+import { ATTEMPTS_EXCEEDED, problemOf, secondFactorActors, secondFactorGuards } from '../mfa/mfa.machine.ts';
+import type { LoginAnswer } from '../mfa/mfa.types.ts';
 import type { Credentials, LoginContext, LoginEvent, LoginTag } from './login.types.ts';
 
 const noChallenge = { pendingToken: '', otp: { state: '', user: '' } } as const;
@@ -19,17 +19,13 @@ export const loginMachine = setup({
     submitLogin: fromPromise<LoginAnswer, Credentials>(async () => {
       throw new Error('submitLogin is supplied by the app with .provide()');
     }),
-    storeToken: fromPromise<void, StoreTokenInput>(async () => {
-      throw new Error('storeToken is supplied by the app with .provide()');
-    }),
-    mfa: mfaMachine,
+    ...secondFactorActors,
   },
   actions: {
     goToVideos: () => {},
   },
   guards: {
-    isVerified: (_, output: MfaOutput) => output.outcome === 'verified',
-    isLocked: (_, output: MfaOutput) => output.outcome === 'locked',
+    ...secondFactorGuards,
   },
 }).createMachine({
   id: 'login',

@@ -7,6 +7,7 @@ import type {
   MfaTag,
   Problem,
   SessionTokenOutput,
+  StoreTokenInput,
   VerifyCodeInput,
 } from './mfa.types.ts';
 
@@ -122,3 +123,19 @@ export const mfaMachine = setup({
     },
   },
 });
+
+/**
+ * What a screen that ends in the MFA modal (login, registration) declares alike: the modal as a child
+ * machine, the token-storing actor (supplied by the app) and the guards that read the modal's outcome.
+ */
+export const secondFactorActors = {
+  mfa: mfaMachine,
+  storeToken: fromPromise<void, StoreTokenInput>(async () => {
+    throw new Error('storeToken is supplied by the app with .provide()');
+  }),
+};
+
+export const secondFactorGuards = {
+  isVerified: (_: unknown, output: MfaOutput) => output.outcome === 'verified',
+  isLocked: (_: unknown, output: MfaOutput) => output.outcome === 'locked',
+};

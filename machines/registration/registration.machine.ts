@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { mfaMachine, problemOf } from '../mfa/mfa.machine.ts';
-import type { LoginAnswer, MfaOutput, StoreTokenInput } from '../mfa/mfa.types.ts';
+import { problemOf, secondFactorActors, secondFactorGuards } from '../mfa/mfa.machine.ts';
+import type { LoginAnswer } from '../mfa/mfa.types.ts';
 import type {
   FieldErrors,
   RegisterRequest,
@@ -56,10 +56,7 @@ export const registrationMachine = setup({
     registerUser: fromPromise<LoginAnswer, RegisterRequest>(async () => {
       throw new Error('registerUser is supplied by the app with .provide()');
     }),
-    storeToken: fromPromise<void, StoreTokenInput>(async () => {
-      throw new Error('storeToken is supplied by the app with .provide()');
-    }),
-    mfa: mfaMachine,
+    ...secondFactorActors,
   },
   actions: {
     goToVideos: () => {},
@@ -67,8 +64,7 @@ export const registrationMachine = setup({
   },
   guards: {
     isFormValid: ({ context }) => Object.keys(validateRegistration(context.values)).length === 0,
-    isVerified: (_, output: MfaOutput) => output.outcome === 'verified',
-    isLocked: (_, output: MfaOutput) => output.outcome === 'locked',
+    ...secondFactorGuards,
   },
 }).createMachine({
   id: 'registration',
