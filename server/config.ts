@@ -8,6 +8,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** where media files live: MEDIA_DIR/<assetId>/<file> (default DATA_DIR/media) */
+  mediaDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
   logLevel: string;
@@ -50,10 +52,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 8080, 0, 65535);
   const host = optional(env.HOST) ?? '0.0.0.0';
   const publicUrl = (optional(env.PUBLIC_URL) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const dataDir = path.resolve(optional(env.DATA_DIR) ?? path.join(rootDir, 'data'));
   return {
     port,
     host,
-    dataDir: path.resolve(optional(env.DATA_DIR) ?? path.join(rootDir, 'data')),
+    dataDir,
+    mediaDir: path.resolve(optional(env.MEDIA_DIR) ?? path.join(dataDir, 'media')),
     databaseUrl: optional(env.DATABASE_URL),
     publicUrl,
     logLevel: optional(env.LOG_LEVEL) ?? 'info',
