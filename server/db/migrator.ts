@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, DialectName } from './database.ts';
 import * as m20261121T1000 from './migrations/2026-11-21T1000-accounts.ts';
+import * as m20261122T1000 from './migrations/2026-11-22T1000-library.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -11,6 +12,7 @@ export interface DialectMigration {
 /** Every migration, by timestamped name. Static imports so the built server needs no file scanning. */
 const migrations: Record<string, DialectMigration> = {
   '2026-11-21T1000-accounts': m20261121T1000,
+  '2026-11-22T1000-library': m20261122T1000,
 };
 
 class StaticProvider implements MigrationProvider {

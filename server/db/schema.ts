@@ -66,9 +66,95 @@ export interface PendingLoginsTable {
   created_at: Instant;
 }
 
+export type VideoStatus = 'ready' | 'processing' | 'failed';
+
+export interface VideosTable {
+  id: Generated<number>;
+  /** the asset id (media files live under it) */
+  id_externo: string;
+  titulo: string;
+  descripcion: string | null;
+  descripcion_corta: string;
+  /** seconds */
+  duracion: ColumnType<number, number | undefined, number>;
+  /** the organisation the video belongs to (users of it see it even when not visible to all) */
+  organizacion: string | null;
+  nombre_usuario_alta: string;
+  created_by: number | null;
+  is_visible: ColumnType<Flag, Flag | undefined, Flag>;
+  /** only `ready` videos are listed and shown; the upload work moves them through `processing` */
+  status: ColumnType<VideoStatus, VideoStatus | undefined, VideoStatus>;
+  has_thumbnail: ColumnType<Flag, Flag | undefined, Flag>;
+  has_preview: ColumnType<Flag, Flag | undefined, Flag>;
+  /** sum and number of the users' ratings, kept in the transaction that changes a rating */
+  rating_sum: ColumnType<number, number | undefined, number>;
+  rating_count: ColumnType<number, number | undefined, number>;
+  fecha_alta: Instant;
+  updated_at: Instant;
+}
+
+export interface TagsTable {
+  id: Generated<number>;
+  nombre: string;
+  /** lower-cased nombre: unique (tags never differ only in case) */
+  nombre_key: string;
+  created_at: Instant;
+}
+
+export interface VideoTagsTable {
+  video_id: number;
+  tag_id: number;
+}
+
+/** A user's own state of a video: rating, favourite, seen, playback position. */
+export interface VideoUserStatesTable {
+  user_id: number;
+  video_id: number;
+  /** 1–5, null: not rated */
+  puntuacion: number | null;
+  favorito: ColumnType<Flag, Flag | undefined, Flag>;
+  visto: ColumnType<Flag, Flag | undefined, Flag>;
+  visto_at: Instant | null;
+  /** playback position in seconds; null: none saved */
+  posicion: number | null;
+  updated_at: Instant;
+}
+
+/** One opening of a video by a user (read by the statistics). */
+export interface ViewEventsTable {
+  id: Generated<number>;
+  video_id: number;
+  user_id: number;
+  /** the user's organisation at the time */
+  organizacion: string | null;
+  viewed_at: Instant;
+}
+
+/** SQLite only: the FTS5 index of the videos (rowid = videos.id). */
+export interface VideosFtsTable {
+  rowid: number;
+  titulo: string;
+  descripcion_corta: string;
+  etiquetas: string;
+  descripcion: string;
+}
+
+/** PostgreSQL only: the tsvector of each video (normalised text, weighted). */
+export interface VideoSearchTable {
+  video_id: number;
+  document: unknown;
+}
+
 export interface Database {
   users: UsersTable;
   invitations: InvitationsTable;
   login_failures: LoginFailuresTable;
   pending_logins: PendingLoginsTable;
+  videos: VideosTable;
+  tags: TagsTable;
+  video_tags: VideoTagsTable;
+  video_user_states: VideoUserStatesTable;
+  view_events: ViewEventsTable;
+  videos_fts: VideosFtsTable;
+  video_search: VideoSearchTable;
 }
