@@ -140,7 +140,8 @@ export interface paths {
         head?: never;
         /**
          * Change a video (admin fields) or the user's own rating, favourite and seen mark.
-         * @description `/puntuacion`, `/favorito` and `/visto` are the signed-in user's own and open to every user;
+         * @description `/puntuacion`, `/favorito`, `/visto` and `/posicion` (playback position, seconds) are the
+         *     signed-in user's own and open to every user;
          *     `/isVisible`, `/titulo`, `/descripcion`, `/shortDescription` and `/etiquetas` need the admin role.
          *     Answers the updated video.
          */
@@ -480,6 +481,8 @@ export interface components {
             isVisible: boolean;
             organizacionId: string | null;
             nombreUsuarioAlta: string;
+            /** @description The signed-in user's saved playback position in seconds (null: none). */
+            posicion: number | null;
         };
         VideoTitulo: string;
         VideoDescripcion: string;
@@ -545,6 +548,13 @@ export interface components {
             /** @constant */
             path: "/favorito";
             value: boolean;
+        } | {
+            /** @constant */
+            op: "replace";
+            /** @constant */
+            path: "/posicion";
+            /** @description Playback position in seconds. */
+            value: number;
         };
         UploadFileInfo: {
             contentType: string;
@@ -677,6 +687,8 @@ export interface components {
         ScoreFilter: string;
         UploadDateFilter: string;
         NotSeenFilter: "eq:true" | "eq:false";
+        /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+        TimeZone: string;
         Limit: number;
         Offset: number;
     };
@@ -830,6 +842,8 @@ export interface operations {
                 score?: components["parameters"]["ScoreFilter"];
                 "upload-date"?: components["parameters"]["UploadDateFilter"];
                 notSeen?: components["parameters"]["NotSeenFilter"];
+                /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+                tz?: components["parameters"]["TimeZone"];
                 limit?: components["parameters"]["Limit"];
                 offset?: components["parameters"]["Offset"];
             };
