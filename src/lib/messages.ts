@@ -117,3 +117,71 @@ export const authMessages = {
   loading: 'Cargando',
   logout: 'Cerrar sesión',
 } as const;
+
+/**
+ * Texts of the video list and detail (SPEC.md §2 "Video list", "Video detail", §3, §9): filter
+ * chips, the tag filter popover, cards, rating and favourite controls. The quoted texts of the spec
+ * are copied as written ('es despues de' has no accent there); the rest are accessible names and
+ * labels the spec leaves open.
+ */
+export const libraryMessages = {
+  // Tag filter (SPEC §2, §5, §9)
+  tagChip: 'Etiqueta',
+  tagFilterTitle: 'Filtrar por etiquetas',
+  tagFilterPlaceholder: 'Introduzca un tag',
+  selectedTags: 'Etiquetas seleccionadas',
+  noSelectedTags: 'No hay etiquetas seleccionadas',
+  noMatchingTags: 'Ninguna etiqueta empieza por ese texto',
+  apply: 'Aplicar',
+  cancel: authMessages.cancel,
+  /** The chip: 'Etiqueta', or up to 3 names then 'y N más'. */
+  tagChipLabel: (names: readonly string[], unnamed = 0) => {
+    const total = names.length + unnamed;
+    if (total === 0) return 'Etiqueta';
+    const shown = names.slice(0, 3);
+    const rest = total - shown.length;
+    if (shown.length === 0) return `${rest} ${rest === 1 ? 'etiqueta' : 'etiquetas'}`;
+    return rest > 0 ? `${shown.join(', ')} y ${rest} más` : shown.join(', ');
+  },
+  clearTagFilter: 'Quitar filtro de etiquetas',
+  removeSelectedTag: (nombre: string) => `Quitar ${nombre}`,
+  tagStrip: 'Etiquetas',
+  scrollTagsBack: 'Ver etiquetas anteriores',
+  scrollTagsForward: 'Ver más etiquetas',
+  // Upload date filter (SPEC §2, §3 operators tw, tm, l6m, ty, gt)
+  uploadDateChip: 'Fecha de subida',
+  uploadDateThisWeek: 'Esta semana',
+  uploadDateThisMonth: 'Este mes',
+  uploadDateLast6Months: 'Últimos 6 meses',
+  uploadDateThisYear: 'Este año',
+  uploadDateAfter: 'es despues de',
+  uploadDateAfterDay: (date: string) => `es despues de ${date}`,
+  clearUploadDateFilter: 'Quitar filtro de fecha de subida',
+  // Score filter (SPEC §2: no Apply button)
+  scoreChip: 'Puntuación',
+  scoreFilterTitle: 'Filtrar por puntuación',
+  scoreAtLeast: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'} o más`,
+  scoreExactly: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
+  scoreAtMost: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'} o menos`,
+  clearScoreFilter: 'Quitar filtro de puntuación',
+  // Search box
+  clearSearch: 'Borrar búsqueda',
+  // List
+  emptyList: 'No existen videos que se ajusten a estos filtros',
+  loadingMore: 'Cargando más videos',
+  // Card and detail (SPEC §1, §3)
+  notSeen: 'No visto',
+  thumbnailAlt: (titulo: string) => `Miniatura de ${titulo}`,
+  play: (titulo: string) => `Reproducir ${titulo}`,
+  edit: (titulo: string) => `Editar ${titulo}`,
+  remove: (titulo: string) => `Eliminar ${titulo}`,
+  addFavorite: 'Añadir a favoritos',
+  removeFavorite: 'Quitar de favoritos',
+  duration: (text: string) => `Duración: ${text}`,
+  averageRating: (average: number) =>
+    `Puntuación media: ${average.toLocaleString('es', { maximumFractionDigits: 1 })} de 5`,
+  videoTags: 'Etiquetas del video',
+  yourRating: 'Su puntuación',
+  ratingStar: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
+  uploadedOn: (date: string) => `Subido el ${date}`,
+} as const;
