@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { ASSET_ID } from '../storage/storage.ts';
 
 /**
  * Signed locations: `<path>?expires=<unix s>&signature=<base64url HMAC-SHA256>`, the credential of
@@ -12,7 +13,7 @@ export type MediaFile = 'video.mp4' | 'preview.mp4' | 'thumbnail.jpg';
 export const MEDIA_FILES: readonly MediaFile[] = ['video.mp4', 'preview.mp4', 'thumbnail.jpg'];
 
 /** The contract's AssetId pattern. */
-export const ASSET_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+export const ASSET_ID_PATTERN = ASSET_ID;
 
 const HOUR = 3600;
 

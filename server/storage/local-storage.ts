@@ -1,0 +1,162 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  checkFileAddress,
+  StorageLimitError,
+  type ByteRange,
+  type OpenedFile,
+  type Storage,
+  type StoredFileInfo,
+  type TemporaryFile,
+  type WriteOptions,
+} from './storage.ts';
+
+/** Temporary files live in `<root>/.tmp` (no asset id starts with a dot), on the same file system as their target. */
+const TEMP_DIR = '.tmp';
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * Media files in a local directory: `<root>/<assetId>/<file>`. Writes go to `<root>/.tmp/` and are
+ * renamed into place when complete (rename is atomic on one file system), after the data is flushed.
+ */
+export class LocalStorage implements Storage {
+  readonly root: string;
+  private readonly tempDir: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+    this.tempDir = path.join(this.root, TEMP_DIR);
+  }
+
+  /** The path of an asset's directory or file; the address is checked, and must stay under the root. */
+  private pathOf(assetId: string, file?: string): string {
+    checkFileAddress(assetId, file);
+    const resolved = path.resolve(this.root, assetId, ...(file === undefined ? [] : [file]));
+    if (!resolved.startsWith(this.root + path.sep)) throw new Error('path outside the media directory');
+    return resolved;
+  }
+
+  async stat(assetId: string, file: string): Promise<StoredFileInfo | undefined> {
+    try {
+      const stats = await fs.promises.stat(this.pathOf(assetId, file));
+      return stats.isFile() ? { size: stats.size, modified: stats.mtime } : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async open(assetId: string, file: string): Promise<OpenedFile | undefined> {
+    let handle: fs.promises.FileHandle;
+    try {
+      handle = await fs.promises.open(this.pathOf(assetId, file), 'r');
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    let stats: fs.Stats;
+    try {
+      stats = await handle.stat();
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    if (!stats.isFile()) {
+      await handle.close();
+      return undefined;
+    }
+    let state: 'open' | 'streaming' | 'closed' = 'open';
+    return {
+      size: stats.size,
+      modified: stats.mtime,
+      createReadStream(range?: ByteRange): Readable {
+        if (state !== 'open') throw new Error('the file has already been read or closed');
+        state = 'streaming';
+        // The stream reads the descriptor opened above and closes it when it ends or is destroyed.
+        return handle.createReadStream({ autoClose: true, ...(range ? { start: range.start, end: range.end } : {}) });
+      },
+      async close(): Promise<void> {
+        if (state !== 'open') return;
+        state = 'closed';
+        await handle.close();
+      },
+    };
+  }
+
+  async write(assetId: string, file: string, source: Readable, options: WriteOptions = {}): Promise<StoredFileInfo> {
+    const target = this.pathOf(assetId, file);
+    await fs.promises.mkdir(this.tempDir, { recursive: true });
+    const temporary = path.join(this.tempDir, `${assetId}.${file}.${crypto.randomBytes(8).toString('hex')}.tmp`);
+    let written = 0;
+    const { maxBytes } = options;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        written += chunk.length;
+        if (maxBytes !== undefined && written > maxBytes) callback(new StorageLimitError(maxBytes));
+        else callback(null, chunk);
+      },
+    });
+    try {
+      // flush: the data reaches the disk before the rename makes the file visible.
+      await pipeline(source, counter, fs.createWriteStream(temporary, { flags: 'wx', mode: 0o640, flush: true }));
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      await fs.promises.rename(temporary, target);
+    } catch (error) {
+      await fs.promises.rm(temporary, { force: true });
+      throw error;
+    }
+    const stats = await fs.promises.stat(target);
+    return { size: stats.size, modified: stats.mtime };
+  }
+
+  async list(assetId: string): Promise<string[]> {
+    try {
+      const entries = await fs.promises.readdir(this.pathOf(assetId), { withFileTypes: true });
+      return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+  }
+
+  async deleteAsset(assetId: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(assetId), { recursive: true, force: true });
+  }
+
+  async listTemporary(): Promise<TemporaryFile[]> {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(this.tempDir);
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const files: TemporaryFile[] = [];
+    for (const name of names) {
+      try {
+        const stats = await fs.promises.stat(path.join(this.tempDir, name));
+        if (stats.isFile()) files.push({ name, size: stats.size, modified: stats.mtime });
+      } catch (error) {
+        if (!isMissing(error)) throw error; // finished (renamed) meanwhile
+      }
+    }
+    return files;
+  }
+
+  async cleanupTemporary(olderThan: Date): Promise<number> {
+    let removed = 0;
+    for (const file of await this.listTemporary()) {
+      if (file.modified.getTime() >= olderThan.getTime()) continue;
+      await fs.promises.rm(path.join(this.tempDir, file.name), { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+}

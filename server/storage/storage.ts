@@ -1,0 +1,83 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where media files are kept: one small interface, so the local directory of today and an object
+ * store (S3) later are interchangeable. A file is addressed by its asset id (the contract's AssetId)
+ * and a file name inside the asset (`video.mp4`, `thumbnail.jpg`, …). Nothing here ever holds a
+ * whole file in memory: reads and writes are streams.
+ */
+
+/** The contract's AssetId pattern. */
+export const ASSET_ID = /^[A-Za-z0-9_-]{8,64}$/;
+/** A file name inside an asset: lower-case letters, digits, `.`, `_`, `-`; no leading dot, no separators. */
+export const FILE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export interface StoredFileInfo {
+  size: number;
+  /** last modification; an object store gives it to the second */
+  modified: Date;
+}
+
+/** An inclusive byte range, as in `Range: bytes=start-end`. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A file opened for reading: its size and date as of opening, and streams of its bytes. */
+export interface OpenedFile extends StoredFileInfo {
+  /**
+   * The bytes of the range (all of them without one), from the file as it was when opened: a
+   * replacement written meanwhile is not mixed in. Call it at most once; the stream closes the file.
+   */
+  createReadStream(range?: ByteRange): Readable;
+  /** Releases the file when no stream is read (a 304, a 416). Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export interface WriteOptions {
+  /** refuse (StorageLimitError) a stream longer than this many bytes; nothing is kept */
+  maxBytes?: number;
+}
+
+/** A temporary file of an unfinished write (crashed process, aborted upload). */
+export interface TemporaryFile {
+  name: string;
+  size: number;
+  modified: Date;
+}
+
+export interface Storage {
+  /** Size and date of a file; undefined when it does not exist. */
+  stat(assetId: string, file: string): Promise<StoredFileInfo | undefined>;
+  /** Opens a file for reading; undefined when it does not exist. */
+  open(assetId: string, file: string): Promise<OpenedFile | undefined>;
+  /**
+   * Stores the stream as the file: written to a temporary file first and made visible (replacing
+   * any previous version) only once complete, so readers never see a partial file. On any error
+   * the temporary file is removed and the previous version, if any, stays.
+   */
+  write(assetId: string, file: string, source: Readable, options?: WriteOptions): Promise<StoredFileInfo>;
+  /** The files of an asset (names), empty when it has none. */
+  list(assetId: string): Promise<string[]>;
+  /** Deletes every file of an asset; nothing happens when it has none. */
+  deleteAsset(assetId: string): Promise<void>;
+  /** Temporary files of unfinished writes. */
+  listTemporary(): Promise<TemporaryFile[]>;
+  /** Removes temporary files last modified before `olderThan` (writes in progress are younger); answers how many. */
+  cleanupTemporary(olderThan: Date): Promise<number>;
+}
+
+/** A write longer than its `maxBytes`. */
+export class StorageLimitError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is larger than ${maxBytes} bytes`);
+    this.name = 'StorageLimitError';
+  }
+}
+
+/** Throws unless the asset id and file name are of the allowed shapes (no path can be smuggled in). */
+export function checkFileAddress(assetId: string, file?: string): void {
+  if (!ASSET_ID.test(assetId)) throw new Error(`invalid asset id ${JSON.stringify(assetId)}`);
+  if (file !== undefined && !FILE_NAME.test(file)) throw new Error(`invalid file name ${JSON.stringify(file)}`);
+}
