@@ -1,0 +1,42 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TagsTable } from '../../db/schema.ts';
+
+/** The Kysely queries of tags. Every function takes the database or a transaction. */
+export type Executor = Kysely<Database>;
+export type TagRow = Selectable<TagsTable>;
+
+/** The key a tag name is unique by: trimmed and lower-cased. */
+export function tagKey(nombre: string): string {
+  return nombre.trim().toLowerCase();
+}
+
+export function listTags(db: Executor): Promise<TagRow[]> {
+  return db.selectFrom('tags').selectAll().orderBy('nombre_key').orderBy('id').execute();
+}
+
+/** The tags among these ids that exist. */
+export function findTagsByIds(db: Executor, ids: readonly number[]): Promise<TagRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('tags').selectAll().where('id', 'in', ids).execute();
+}
+
+/**
+ * The tags of these names (case-insensitive), creating those that do not exist yet; answers them
+ * in the order of the names (duplicates ignoring case once).
+ */
+export async function ensureTags(db: Executor, names: readonly string[], at: string): Promise<TagRow[]> {
+  const wanted = new Map<string, string>();
+  for (const name of names) {
+    const nombre = name.trim();
+    if (nombre && !wanted.has(tagKey(nombre))) wanted.set(tagKey(nombre), nombre);
+  }
+  if (wanted.size === 0) return [];
+  await db
+    .insertInto('tags')
+    .values([...wanted].map(([nombre_key, nombre]) => ({ nombre, nombre_key, created_at: at })))
+    .onConflict((oc) => oc.column('nombre_key').doNothing())
+    .execute();
+  const rows = await db.selectFrom('tags').selectAll().where('nombre_key', 'in', [...wanted.keys()]).execute();
+  const byKey = new Map(rows.map((r) => [r.nombre_key, r]));
+  return [...wanted.keys()].map((k) => byKey.get(k)!);
+}

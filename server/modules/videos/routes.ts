@@ -1,0 +1,24 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext, ServerModule } from '../../context.ts';
+import { HttpProblem } from '../../plugins/problems.ts';
+import { getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
+
+function callerOf(request: FastifyRequest): Caller {
+  if (!request.principal) throw new HttpProblem(401, 'invalid-access-token', 'no session');
+  return { userId: request.principal.userId, role: request.principal.role };
+}
+
+/** The video library: the list with its filters and search, one video, the user's own rating, favourite, seen mark and position. */
+export function videosModule(ctx: AppContext): ServerModule {
+  return {
+    handlers: {
+      listVideos: async (request, reply) => {
+        const { videos, total } = await listVideos(ctx, callerOf(request), request.query);
+        reply.header('X-Total-Count', String(total));
+        return videos;
+      },
+      getVideo: async (request) => getVideo(ctx, callerOf(request), request.params.id),
+      patchVideo: async (request) => patchVideo(ctx, callerOf(request), request.params.id, request.body),
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
+
+/**
+ * Free-text search of the video list: one index per dialect, the same rules on both.
+ * - SQLite: the FTS5 table `videos_fts` (tokenizer `unicode61 remove_diacritics 2` folds case and
+ *   diacritics on both the documents and the query), ranked by bm25 with column weights.
+ * - PostgreSQL: `video_search.document`, a tsvector built with the `simple` configuration from text
+ *   folded here in JS (lower case, no diacritics), weighted A title, B short description and tags,
+ *   C long description; GIN index; ranked by ts_rank.
+ * Every word of the query must match; the last one also as a prefix (the user may still be typing).
+ * The query never reaches either engine as syntax: it is cut into words of letters, digits and marks,
+ * each quoted (FTS5) or joined with `&` (tsquery), so quotes, `*`, `-`, `:`, `&`, `|`, `!` and
+ * parentheses only separate words.
+ */
+
+/** Lower case, without diacritics (NFD, marks removed): `Camión` → `camion`, `REUNIÓN` → `reunion`. */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().normalize('NFC');
+}
+
+/** The text a video is found by, as PostgreSQL indexes it: folded words separated by spaces. */
+export function foldedWords(text: string | null | undefined): string {
+  return (foldText(text ?? '').match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+}
+
+const MAX_WORDS = 32;
+
+/** The words of a query (at most 32), as each dialect wants them; empty: the query has no words. */
+export function queryWords(q: string, dialect: DialectName): string[] {
+  const words =
+    dialect === 'postgres'
+      ? (foldText(q).match(/[\p{L}\p{N}]+/gu) ?? [])
+      : // FTS5 folds case and Latin diacritics itself; marks stay so other scripts tokenise as indexed.
+        (q.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []);
+  return [...new Set(words)].slice(0, MAX_WORDS);
+}
+
+/** FTS5 MATCH expression: `"w1" "w2" "last"*` (implicit AND; the words hold no quotes). */
+export function ftsMatchExpression(words: string[]): string {
+  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/** to_tsquery text: `w1 & w2 & last:*` (the words are letters and digits only). */
+export function tsQueryText(words: string[]): string {
+  return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+}
+
+/** bm25 weights of videos_fts's columns: titulo, descripcion_corta, etiquetas, descripcion. */
+export const FTS_WEIGHTS = sql.raw('10.0, 4.0, 4.0, 1.0');
+
+/** The text of one video for the index. */
+export interface SearchDocument {
+  titulo: string;
+  descripcionCorta: string;
+  descripcion: string | null;
+  etiquetas: string[];
+}
+
+/** The PostgreSQL tsvector expression of a document. */
+export function tsVectorOf(doc: SearchDocument): RawBuilder<unknown> {
+  const part = (text: string, weight: 'A' | 'B' | 'C') => sql`setweight(to_tsvector('simple', ${text}), ${sql.lit(weight)})`;
+  return sql`${part(foldedWords(doc.titulo), 'A')} || ${part(foldedWords(doc.descripcionCorta), 'B')} || ${part(
+    foldedWords(doc.etiquetas.join(' ')),
+    'B',
+  )} || ${part(foldedWords(doc.descripcion), 'C')}`;
+}

@@ -1,0 +1,301 @@
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
+import type { Database, Flag, VideosTable, VideoUserStatesTable } from '../../db/schema.ts';
+import { FTS_WEIGHTS, ftsMatchExpression, tsQueryText, tsVectorOf, type SearchDocument } from './search.ts';
+
+/** The Kysely queries of the videos module. Every function takes the database or a transaction. */
+export type Executor = Kysely<Database>;
+
+export type VideoRow = Selectable<VideosTable>;
+export type NewVideoRow = Insertable<VideosTable>;
+
+/** Who is looking: administrators see every ready video; users the visible ones and their organisation's. */
+export interface Viewer {
+  userId: number;
+  isAdmin: boolean;
+}
+
+/** A video as one user sees it: the row and that user's own state. */
+export interface ViewedVideoRow {
+  id: number;
+  id_externo: string;
+  titulo: string;
+  descripcion: string | null;
+  descripcion_corta: string;
+  duracion: number;
+  organizacion: string | null;
+  nombre_usuario_alta: string;
+  is_visible: Flag;
+  has_thumbnail: Flag;
+  has_preview: Flag;
+  rating_sum: number;
+  rating_count: number;
+  fecha_alta: string;
+  puntuacion: number | null;
+  favorito: Flag | null;
+  visto: Flag | null;
+  posicion: number | null;
+}
+
+export interface VideoListQuery {
+  /** words to match (see search.ts); empty: no text filter */
+  words: string[];
+  /** at least one of these tags */
+  tagIds?: number[];
+  /** true: only the viewer's favourites; false: only the others */
+  favorited?: boolean;
+  /** true: only videos the viewer has not seen; false: only seen ones */
+  notSeen?: boolean;
+  /** compared with the rounded average rating (0 when none) */
+  score?: { op: 'eq' | 'gte' | 'lte'; value: number };
+  /** fecha_alta ≥ uploadedFrom and < uploadedBefore (ISO instants) */
+  uploadedFrom?: string;
+  uploadedBefore?: string;
+  limit: number;
+  offset: number;
+}
+
+// ── reading ─────────────────────────────────────────────────────────────────────────────────────
+
+const VIDEO_COLUMNS = sql.raw(
+  'v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion, v.organizacion, v.nombre_usuario_alta, ' +
+    'v.is_visible, v.has_thumbnail, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta, ' +
+    's.puntuacion, s.favorito, s.visto, s.posicion',
+);
+
+/** The average rating rounded half up to a whole star, 0 without ratings; integer arithmetic on both dialects. */
+const ROUNDED_SCORE = sql.raw('(case when v.rating_count = 0 then 0 else (2 * v.rating_sum + v.rating_count) / (2 * v.rating_count) end)');
+
+const SCORE_OPERATORS = { eq: sql.raw('='), gte: sql.raw('>='), lte: sql.raw('<=') } as const;
+
+const joinAnd = (conditions: RawBuilder<unknown>[]) => sql.join(conditions, sql` and `);
+
+/** Ready videos the viewer may see. */
+function visibleTo(viewer: Viewer): RawBuilder<unknown>[] {
+  const conditions = [sql`v.status = 'ready'`];
+  if (!viewer.isAdmin) {
+    // users.organizacion null never equals anything: users without an organisation see visible videos only
+    conditions.push(sql`(v.is_visible = 1 or v.organizacion = (select u.organizacion from users u where u.id = ${viewer.userId}))`);
+  }
+  return conditions;
+}
+
+function filterConditions(viewer: Viewer, query: VideoListQuery): RawBuilder<unknown>[] {
+  const conditions = visibleTo(viewer);
+  if (query.tagIds && query.tagIds.length > 0) {
+    conditions.push(sql`v.id in (select vt.video_id from video_tags vt where vt.tag_id in (${sql.join(query.tagIds)}))`);
+  }
+  if (query.favorited !== undefined) conditions.push(query.favorited ? sql`s.favorito = 1` : sql`coalesce(s.favorito, 0) = 0`);
+  if (query.notSeen !== undefined) conditions.push(query.notSeen ? sql`coalesce(s.visto, 0) = 0` : sql`s.visto = 1`);
+  if (query.score) conditions.push(sql`${ROUNDED_SCORE} ${SCORE_OPERATORS[query.score.op]} ${query.score.value}`);
+  if (query.uploadedFrom) conditions.push(sql`v.fecha_alta >= ${query.uploadedFrom}`);
+  if (query.uploadedBefore) conditions.push(sql`v.fecha_alta < ${query.uploadedBefore}`);
+  return conditions;
+}
+
+/** The join that keeps only text matches, and its rank (smaller is better). */
+function textMatch(dialect: DialectName, words: string[]): { join: RawBuilder<unknown>; rank: RawBuilder<unknown> } | undefined {
+  if (words.length === 0) return undefined;
+  if (dialect === 'postgres') {
+    const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
+    return {
+      join: sql`join video_search m on m.video_id = v.id and m.document @@ ${tsq}`,
+      rank: sql`-ts_rank(m.document, ${tsq})`,
+    };
+  }
+  return {
+    join: sql`join (select rowid as video_id, bm25(videos_fts, ${FTS_WEIGHTS}) as rank from videos_fts where videos_fts match ${ftsMatchExpression(words)}) m on m.video_id = v.id`,
+    rank: sql`m.rank`,
+  };
+}
+
+const stateJoin = (userId: number) => sql`left join video_user_states s on s.video_id = v.id and s.user_id = ${userId}`;
+
+/** One page of the videos the viewer may see that pass the filters: best text match first, then newest. */
+export async function listVideoPage(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<ViewedVideoRow[]> {
+  const match = textMatch(dialect, query.words);
+  const order = match ? sql`${match.rank}, v.fecha_alta desc, v.id desc` : sql`v.fecha_alta desc, v.id desc`;
+  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS} from videos v ${match?.join ?? sql``} ${stateJoin(viewer.userId)}
+    where ${joinAnd(filterConditions(viewer, query))}
+    order by ${order} limit ${query.limit} offset ${query.offset}`.execute(db);
+  return result.rows;
+}
+
+/** How many videos the viewer may see pass the filters. */
+export async function countVideos(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<number> {
+  const match = textMatch(dialect, query.words);
+  const needsState = query.favorited !== undefined || query.notSeen !== undefined;
+  const result = await sql<{ n: number }>`select count(*) as n from videos v ${match?.join ?? sql``} ${needsState ? stateJoin(viewer.userId) : sql``}
+    where ${joinAnd(filterConditions(viewer, query))}`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** One ready video as the viewer sees it; undefined when it does not exist or the viewer may not see it. */
+export async function findVideoForViewer(db: Executor, viewer: Viewer, id: number): Promise<ViewedVideoRow | undefined> {
+  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS} from videos v ${stateJoin(viewer.userId)}
+    where v.id = ${id} and ${joinAnd(visibleTo(viewer))}`.execute(db);
+  return result.rows[0];
+}
+
+export function findVideoById(db: Executor, id: number): Promise<VideoRow | undefined> {
+  return db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findVideoByExternalId(db: Executor, idExterno: string): Promise<VideoRow | undefined> {
+  return db.selectFrom('videos').selectAll().where('id_externo', '=', idExterno).executeTakeFirst();
+}
+
+/** The tags of several videos in one query, by name within each video. */
+export async function findTagsOfVideos(db: Executor, videoIds: readonly number[]): Promise<Map<number, Array<{ id: number; nombre: string }>>> {
+  const byVideo = new Map<number, Array<{ id: number; nombre: string }>>();
+  if (videoIds.length === 0) return byVideo;
+  const rows = await db
+    .selectFrom('video_tags as vt')
+    .innerJoin('tags as t', 't.id', 'vt.tag_id')
+    .select(['vt.video_id', 't.id', 't.nombre'])
+    .where('vt.video_id', 'in', videoIds)
+    .orderBy('t.nombre_key')
+    .orderBy('t.id')
+    .execute();
+  for (const row of rows) {
+    let list = byVideo.get(row.video_id);
+    if (!list) byVideo.set(row.video_id, (list = []));
+    list.push({ id: row.id, nombre: row.nombre });
+  }
+  return byVideo;
+}
+
+// ── writing ─────────────────────────────────────────────────────────────────────────────────────
+
+export function insertVideoRow(db: Executor, video: NewVideoRow): Promise<VideoRow> {
+  return db.insertInto('videos').values(video).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateVideoRow(db: Executor, id: number, changes: Partial<Omit<NewVideoRow, 'id'>>): Promise<VideoRow | undefined> {
+  return db.updateTable('videos').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Replaces the tags of a video. */
+export async function setVideoTags(db: Executor, videoId: number, tagIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('video_tags').where('video_id', '=', videoId).execute();
+  if (tagIds.length > 0) {
+    await db
+      .insertInto('video_tags')
+      .values([...new Set(tagIds)].map((tag_id) => ({ video_id: videoId, tag_id })))
+      .execute();
+  }
+}
+
+/**
+ * Rewrites the search index entry of these videos from their current title, descriptions and tags.
+ * Every write of those (video or tag) calls it in the same transaction.
+ */
+export async function refreshSearchIndex(db: Executor, dialect: DialectName, videoIds: readonly number[]): Promise<void> {
+  if (videoIds.length === 0) return;
+  const videos = await db
+    .selectFrom('videos')
+    .select(['id', 'titulo', 'descripcion_corta', 'descripcion'])
+    .where('id', 'in', videoIds)
+    .execute();
+  const tags = await findTagsOfVideos(db, videoIds);
+  for (const v of videos) {
+    const doc: SearchDocument = {
+      titulo: v.titulo,
+      descripcionCorta: v.descripcion_corta,
+      descripcion: v.descripcion,
+      etiquetas: (tags.get(v.id) ?? []).map((t) => t.nombre),
+    };
+    if (dialect === 'postgres') {
+      await sql`insert into video_search (video_id, document) values (${v.id}, ${tsVectorOf(doc)})
+        on conflict (video_id) do update set document = excluded.document`.execute(db);
+    } else {
+      await sql`delete from videos_fts where rowid = ${v.id}`.execute(db);
+      await sql`insert into videos_fts (rowid, titulo, descripcion_corta, etiquetas, descripcion)
+        values (${v.id}, ${doc.titulo}, ${doc.descripcionCorta}, ${doc.etiquetas.join(' ')}, ${doc.descripcion ?? ''})`.execute(db);
+    }
+  }
+}
+
+/** The videos that carry a tag (their index entries change when it is renamed). */
+export async function videoIdsWithTag(db: Executor, tagId: number): Promise<number[]> {
+  const rows = await db.selectFrom('video_tags').select('video_id').where('tag_id', '=', tagId).execute();
+  return rows.map((r) => r.video_id);
+}
+
+/**
+ * Locks a video's row until the transaction ends (PostgreSQL; SQLite runs one write transaction at a
+ * time), so concurrent ratings of it are applied one after the other. False: no such video.
+ */
+export async function lockVideo(db: Executor, dialect: DialectName, id: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('videos')
+    .select('id')
+    .where('id', '=', id)
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export type OwnState = Selectable<VideoUserStatesTable>;
+
+export function findOwnState(db: Executor, userId: number, videoId: number): Promise<OwnState | undefined> {
+  return db.selectFrom('video_user_states').selectAll().where('user_id', '=', userId).where('video_id', '=', videoId).executeTakeFirst();
+}
+
+export interface OwnStateChanges {
+  puntuacion?: number;
+  favorito?: boolean;
+  /** true: seen (the first time is kept); false: not seen */
+  visto?: boolean;
+  posicion?: number | null;
+}
+
+/** Creates or changes a user's own state of a video (only the given fields). */
+export async function upsertOwnState(db: Executor, userId: number, videoId: number, changes: OwnStateChanges, at: string): Promise<void> {
+  const flag = (b: boolean): Flag => (b ? 1 : 0);
+  const values = {
+    user_id: userId,
+    video_id: videoId,
+    puntuacion: changes.puntuacion ?? null,
+    favorito: flag(changes.favorito ?? false),
+    visto: flag(changes.visto ?? false),
+    visto_at: changes.visto ? at : null,
+    posicion: changes.posicion ?? null,
+    updated_at: at,
+  };
+  await db
+    .insertInto('video_user_states')
+    .values(values)
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'video_id']).doUpdateSet((eb) => ({
+        updated_at: eb.ref('excluded.updated_at'),
+        ...(changes.puntuacion !== undefined ? { puntuacion: eb.ref('excluded.puntuacion') } : {}),
+        ...(changes.favorito !== undefined ? { favorito: eb.ref('excluded.favorito') } : {}),
+        ...(changes.visto === true ? { visto: eb.ref('excluded.visto'), visto_at: sql<string>`coalesce(video_user_states.visto_at, excluded.visto_at)` } : {}),
+        ...(changes.visto === false ? { visto: eb.ref('excluded.visto'), visto_at: eb.ref('excluded.visto_at') } : {}),
+        ...(changes.posicion !== undefined ? { posicion: eb.ref('excluded.posicion') } : {}),
+      })),
+    )
+    .execute();
+}
+
+/** Adds to a video's rating sum and count (same transaction as the rating itself). */
+export async function addToRating(db: Executor, videoId: number, sumDelta: number, countDelta: number): Promise<void> {
+  await db
+    .updateTable('videos')
+    .set({ rating_sum: sql<number>`rating_sum + ${sumDelta}`, rating_count: sql<number>`rating_count + ${countDelta}` })
+    .where('id', '=', videoId)
+    .execute();
+}
+
+/**
+ * Records one opening of a video, with the user's organisation at that moment; not when the same
+ * user opened the same video since `since` (a retried or repeated request). True: recorded.
+ */
+export async function recordViewEvent(db: Executor, videoId: number, userId: number, at: string, since: string): Promise<boolean> {
+  const result = await sql`insert into view_events (video_id, user_id, organizacion, viewed_at)
+    select ${videoId}, u.id, u.organizacion, ${at} from users u
+    where u.id = ${userId} and not exists (
+      select 1 from view_events e where e.user_id = ${userId} and e.video_id = ${videoId} and e.viewed_at > ${since})`.execute(db);
+  return Number(result.numAffectedRows ?? 0n) === 1;
+}

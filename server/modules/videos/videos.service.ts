@@ -1,0 +1,297 @@
+import type { components } from '../../../contract/openapi.gen.ts';
+import type { AppContext } from '../../context.ts';
+import { now, type Db, type DialectName } from '../../db/database.ts';
+import type { VideoStatus } from '../../db/schema.ts';
+import { ASSET_ID_PATTERN, mediaUrl } from '../../media/signed-urls.ts';
+import type { BodyOf } from '../../openapi/handlers.ts';
+import { HttpProblem } from '../../plugins/problems.ts';
+import type { Role } from '../../plugins/security.ts';
+import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.repository.ts';
+import { parseListQuery, type ListVideosParams } from './list-query.ts';
+import {
+  addToRating,
+  countVideos,
+  findOwnState,
+  findTagsOfVideos,
+  findVideoForViewer,
+  insertVideoRow,
+  listVideoPage,
+  lockVideo,
+  recordViewEvent,
+  refreshSearchIndex,
+  setVideoTags,
+  updateVideoRow,
+  upsertOwnState,
+  type Executor,
+  type OwnStateChanges,
+  type VideoRow,
+  type ViewedVideoRow,
+  type Viewer,
+} from './videos.repository.ts';
+
+export type Video = components['schemas']['Video'];
+type Etiqueta = components['schemas']['Etiqueta'];
+export type VideoPatch = BodyOf<'patchVideo'>;
+
+/** What the video services need: the API passes its AppContext; the CLI (demo) builds one from the same config. */
+export type VideosContext = Pick<AppContext, 'db' | 'secrets'>;
+
+/** The signed-in caller. */
+export interface Caller {
+  userId: number;
+  role: Role;
+}
+
+const viewerOf = (caller: Caller): Viewer => ({ userId: caller.userId, isAdmin: caller.role === 'admin' });
+
+const notFound = () => new HttpProblem(404, 'resource-not-found', 'no such video');
+
+/**
+ * Repeats of GET /api/videos/{id} by the same user within this time are the same opening (a retried
+ * or doubled request) and record no second view event.
+ */
+export const VIEW_REPEAT_WINDOW_MS = 10_000;
+
+// ── answers ─────────────────────────────────────────────────────────────────────────────────────
+
+/** The average rating to two decimals; 0 without ratings. */
+export function averageRating(sum: number, count: number): number {
+  return count === 0 ? 0 : Math.round((sum / count) * 100) / 100;
+}
+
+/** A video as the contract answers it, with signed media locations (null when the file does not exist). */
+export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buffer, at: number = Date.now()): Video {
+  return {
+    id: row.id,
+    idExterno: row.id_externo,
+    titulo: row.titulo,
+    descripcion: row.descripcion,
+    descripcionCorta: row.descripcion_corta,
+    duracion: Number(row.duracion),
+    puntuacionMedia: averageRating(Number(row.rating_sum), Number(row.rating_count)),
+    puntuacion: row.puntuacion ?? null,
+    favorito: row.favorito === 1,
+    visto: row.visto === 1,
+    posicion: row.posicion === null ? null : Number(row.posicion),
+    fechaAlta: row.fecha_alta,
+    urlVideo: mediaUrl(urlKey, row.id_externo, 'video.mp4', at),
+    urlThumbnail: row.has_thumbnail === 1 ? mediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at) : null,
+    urlPreview: row.has_preview === 1 ? mediaUrl(urlKey, row.id_externo, 'preview.mp4', at) : null,
+    etiquetas,
+    isVisible: row.is_visible === 1,
+    organizacionId: row.organizacion,
+    nombreUsuarioAlta: row.nombre_usuario_alta,
+  };
+}
+
+async function answerVideo(ctx: VideosContext, db: Executor, caller: Caller, id: number): Promise<Video> {
+  const row = await findVideoForViewer(db, viewerOf(caller), id);
+  if (!row) throw notFound();
+  const tags = await findTagsOfVideos(db, [id]);
+  return toVideo(row, tags.get(id) ?? [], ctx.secrets.urlKey);
+}
+
+// ── reading ─────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * One page of the videos the caller may see, filtered (see list-query.ts), and the number of all
+ * matches. Three queries: the page (with the caller's own state), its tags, and the count (skipped
+ * when the page itself shows the total).
+ */
+export async function listVideos(ctx: VideosContext, caller: Caller, params: ListVideosParams): Promise<{ videos: Video[]; total: number }> {
+  const { kysely: db, dialect } = ctx.db;
+  const query = parseListQuery(params, dialect);
+  const viewer = viewerOf(caller);
+  const rows = await listVideoPage(db, dialect, viewer, query);
+  const lastPage = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
+  const [tags, total] = await Promise.all([
+    findTagsOfVideos(db, rows.map((r) => r.id)),
+    lastPage ? Promise.resolve(query.offset + rows.length) : countVideos(db, dialect, viewer, query),
+  ]);
+  const at = Date.now();
+  return { videos: rows.map((r) => toVideo(r, tags.get(r.id) ?? [], ctx.secrets.urlKey, at)), total };
+}
+
+/**
+ * One video with the caller's own rating, favourite, seen mark and playback position; 404 when it
+ * does not exist or the caller may not see it. This is the opening of a video: it records a view
+ * event (not again for a repeat within VIEW_REPEAT_WINDOW_MS).
+ */
+export async function getVideo(ctx: VideosContext, caller: Caller, id: number): Promise<Video> {
+  const db = ctx.db.kysely;
+  const video = await answerVideo(ctx, db, caller, id);
+  const at = Date.now();
+  await recordViewEvent(db, id, caller.userId, new Date(at).toISOString(), new Date(at - VIEW_REPEAT_WINDOW_MS).toISOString());
+  return video;
+}
+
+// ── changing ────────────────────────────────────────────────────────────────────────────────────
+
+const USER_PATHS = new Set(['/puntuacion', '/favorito', '/visto', '/posicion']);
+
+const badValue = (index: number, message: string) => {
+  const field = `body.${index}.value`;
+  return new HttpProblem(400, 'validation-error', `${field}: ${message}`, [{ field, message }]);
+};
+
+/** Text of the admin fields: trimmed; blank (empty or only spaces) counts as empty. */
+function checkedText(value: string, index: number, min: number, max: number): string {
+  const text = value.trim();
+  if (text.length < min || text.length > max) throw badValue(index, `must have ${min} to ${max} characters (not counting spaces at either end)`);
+  return text;
+}
+
+/**
+ * Applies a JSON Patch to a video, in one transaction. `/puntuacion`, `/favorito`, `/visto` and
+ * `/posicion` are the caller's own (any user who may see the video); `/isVisible`, `/titulo`,
+ * `/descripcion`, `/shortDescription` and `/etiquetas` are for administrators (403 unauthorized-role
+ * for users). A rating updates the video's sum and count in the same transaction. Answers the
+ * video as the caller now sees it.
+ */
+export async function patchVideo(ctx: VideosContext, caller: Caller, id: number, operations: VideoPatch): Promise<Video> {
+  if (caller.role !== 'admin' && operations.some((op) => !USER_PATHS.has(op.path))) {
+    throw new HttpProblem(403, 'unauthorized-role', 'only administrators change a video\'s visibility, texts and tags');
+  }
+  const { kysely, dialect } = ctx.db;
+  const at = now();
+  await kysely.transaction().execute(async (trx) => {
+    if (!(await lockVideo(trx, dialect, id))) throw notFound();
+    if (!(await findVideoForViewer(trx, viewerOf(caller), id))) throw notFound();
+
+    const own: OwnStateChanges = {};
+    const changes: Parameters<typeof updateVideoRow>[2] = {};
+    let tagIds: number[] | undefined;
+    for (const [index, op] of operations.entries()) {
+      switch (op.path) {
+        case '/puntuacion':
+          own.puntuacion = op.value;
+          break;
+        case '/favorito':
+          own.favorito = op.value;
+          break;
+        case '/visto':
+          own.visto = op.value;
+          break;
+        case '/posicion':
+          own.posicion = op.value;
+          break;
+        case '/isVisible':
+          changes.is_visible = op.value ? 1 : 0;
+          break;
+        case '/titulo':
+          changes.titulo = checkedText(op.value, index, 3, 100);
+          break;
+        case '/shortDescription':
+          changes.descripcion_corta = checkedText(op.value, index, 3, 255);
+          break;
+        case '/descripcion':
+          changes.descripcion = op.value === null || op.value.trim() === '' ? null : checkedText(op.value, index, 3, 1024);
+          break;
+        case '/etiquetas': {
+          const found = await findTagsByIds(trx, op.value);
+          if (found.length !== new Set(op.value).size) {
+            const known = new Set(found.map((t) => t.id));
+            throw badValue(index, `no tag with id ${op.value.filter((t) => !known.has(t)).join(', ')}`);
+          }
+          tagIds = op.value;
+          break;
+        }
+      }
+    }
+
+    if (own.puntuacion !== undefined) {
+      const previous = (await findOwnState(trx, caller.userId, id))?.puntuacion ?? null;
+      await addToRating(trx, id, own.puntuacion - (previous ?? 0), previous === null ? 1 : 0);
+    }
+    if (Object.keys(own).length > 0) await upsertOwnState(trx, caller.userId, id, own, at);
+    if (Object.keys(changes).length > 0) await updateVideoRow(trx, id, { ...changes, updated_at: at });
+    if (tagIds) await setVideoTags(trx, id, tagIds);
+    if (changes.titulo !== undefined || changes.descripcion_corta !== undefined || changes.descripcion !== undefined || tagIds) {
+      await refreshSearchIndex(trx, dialect, [id]);
+    }
+  });
+  return answerVideo(ctx, kysely, caller, id);
+}
+
+// ── creating (demo command, upload work, tests, benchmark) ──────────────────────────────────────
+
+/** A video to insert. Texts are stored as given (trimmed); tags by id and/or by name (created when missing). */
+export interface NewVideo {
+  /** the asset id (AssetId pattern: 8–64 of A-Z a-z 0-9 _ -) */
+  idExterno: string;
+  titulo: string;
+  descripcion?: string | null;
+  descripcionCorta: string;
+  /** seconds (default 0) */
+  duracion?: number;
+  organizacion?: string | null;
+  nombreUsuarioAlta: string;
+  /** the uploading user's id */
+  createdBy?: number | null;
+  /** default true */
+  isVisible?: boolean;
+  /** default 'ready' (listed); the upload work inserts 'processing' and marks it ready later */
+  status?: VideoStatus;
+  hasThumbnail?: boolean;
+  hasPreview?: boolean;
+  /** default now */
+  fechaAlta?: string | Date;
+  tagIds?: number[];
+  /** tag names; missing tags are created (names unique ignoring case) */
+  tagNames?: string[];
+}
+
+/** Inserts a video with its tags and its search index entry, inside a transaction the caller runs. */
+export async function insertVideoIn(trx: Executor, dialect: DialectName, video: NewVideo): Promise<VideoRow> {
+  if (!ASSET_ID_PATTERN.test(video.idExterno)) throw new Error(`invalid asset id "${video.idExterno}"`);
+  const at = now();
+  const fechaAlta = video.fechaAlta === undefined ? at : new Date(video.fechaAlta).toISOString();
+  const named = video.tagNames?.length ? await ensureTags(trx, video.tagNames, at) : [];
+  const row = await insertVideoRow(trx, {
+    id_externo: video.idExterno,
+    titulo: video.titulo.trim(),
+    descripcion: video.descripcion?.trim() ? video.descripcion.trim() : null,
+    descripcion_corta: video.descripcionCorta.trim(),
+    duracion: video.duracion ?? 0,
+    organizacion: video.organizacion ?? null,
+    nombre_usuario_alta: video.nombreUsuarioAlta,
+    created_by: video.createdBy ?? null,
+    is_visible: video.isVisible === false ? 0 : 1,
+    status: video.status ?? 'ready',
+    has_thumbnail: video.hasThumbnail ? 1 : 0,
+    has_preview: video.hasPreview ? 1 : 0,
+    fecha_alta: fechaAlta,
+    updated_at: at,
+  });
+  const tagIds = [...new Set([...(video.tagIds ?? []), ...named.map((t) => t.id)])];
+  await setVideoTags(trx, row.id, tagIds);
+  await refreshSearchIndex(trx, dialect, [row.id]);
+  return row;
+}
+
+/**
+ * Inserts a video with its tags (by id and/or name, missing names created) and indexes it for
+ * search, in one transaction. The demo command and tests use it; answers the stored row.
+ */
+export function insertVideo(db: Db, video: NewVideo): Promise<VideoRow> {
+  return db.kysely.transaction().execute((trx) => insertVideoIn(trx, db.dialect, video));
+}
+
+/** What media processing learns about a video: its state, length and which derived files exist. */
+export interface VideoMediaChanges {
+  status?: VideoStatus;
+  duracion?: number;
+  hasThumbnail?: boolean;
+  hasPreview?: boolean;
+}
+
+/** Records media processing results (e.g. `{ status: 'ready', duracion: 93.5, hasThumbnail: true, hasPreview: true }`). */
+export async function updateVideoMedia(db: Db, id: number, changes: VideoMediaChanges): Promise<VideoRow | undefined> {
+  return updateVideoRow(db.kysely, id, {
+    ...(changes.status !== undefined ? { status: changes.status } : {}),
+    ...(changes.duracion !== undefined ? { duracion: changes.duracion } : {}),
+    ...(changes.hasThumbnail !== undefined ? { has_thumbnail: changes.hasThumbnail ? 1 : 0 } : {}),
+    ...(changes.hasPreview !== undefined ? { has_preview: changes.hasPreview ? 1 : 0 } : {}),
+    updated_at: now(),
+  });
+}
