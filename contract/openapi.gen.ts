@@ -224,7 +224,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A signed media location (video, animated preview, thumbnail); supports Range requests. */
+        /**
+         * A signed media location (video, animated preview, thumbnail); supports Range requests.
+         * @description The location is its own credential (no session): `signature` is the HMAC of `GET`, the path and
+         *     `expires`, so it works for this one file until `expires`; a location signed for another file,
+         *     asset, method or expiry, or an expired one, answers 403 `invalid-signature` (before the file is
+         *     looked up). Locations in video objects expire on an hour boundary 1–2 hours ahead, so they stay
+         *     the same URL, and cacheable, within an hour.
+         *
+         *     `HEAD` answers the same headers without the body (it uses the location signed for `GET`).
+         *     Conditional requests: `If-None-Match` (or, without it, `If-Modified-Since`) matching the
+         *     file answers 304. One byte range is honoured (`bytes=0-499`, `bytes=500-`, `bytes=-500`; a
+         *     suffix longer than the file is the whole file) with 206, unless `If-Range` names another
+         *     version; a range starting at or past the end answers 416 with `Content-Range: bytes *\/<size>`.
+         *     A malformed `Range` or one with several ranges is ignored: the whole file is answered (200).
+         */
         get: operations["getMedia"];
         put?: never;
         post?: never;
@@ -693,7 +707,18 @@ export interface components {
         Offset: number;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Bytes in this response's body. */
+        MediaContentLength: number;
+        /** @description `bytes`: byte ranges are served. */
+        MediaAcceptRanges: "bytes";
+        /** @description Strong entity tag of this version of the file. */
+        MediaETag: string;
+        /** @description When this version of the file was stored (HTTP-date). */
+        MediaLastModified: string;
+        /** @description `private, max-age=<seconds>`, never beyond the expiry of the signed location. */
+        MediaCacheControl: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1086,7 +1111,14 @@ export interface operations {
                 signature: components["parameters"]["Signature"];
             };
             header?: {
+                /** @description One byte range (RFC 9110 §14.2). */
                 Range?: string;
+                /** @description Entity tags (or `*`); a match answers 304. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date; used without If-None-Match. Unchanged since then answers 304. */
+                "If-Modified-Since"?: string;
+                /** @description An entity tag or the Last-Modified date; the Range is honoured only if it is current. */
+                "If-Range"?: string;
             };
             path: {
                 id: components["parameters"]["AssetId"];
@@ -1099,6 +1131,11 @@ export interface operations {
             /** @description The whole file. */
             200: {
                 headers: {
+                    "Content-Length": components["headers"]["MediaContentLength"];
+                    "Accept-Ranges": components["headers"]["MediaAcceptRanges"];
+                    ETag: components["headers"]["MediaETag"];
+                    "Last-Modified": components["headers"]["MediaLastModified"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1109,16 +1146,44 @@ export interface operations {
             /** @description The requested byte range. */
             206: {
                 headers: {
+                    /** @description `bytes <first>-<last>/<size>` */
+                    "Content-Range": string;
+                    "Content-Length": components["headers"]["MediaContentLength"];
+                    "Accept-Ranges": components["headers"]["MediaAcceptRanges"];
+                    ETag: components["headers"]["MediaETag"];
+                    "Last-Modified": components["headers"]["MediaLastModified"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "video/mp4": string;
+                    "image/jpeg": string;
                 };
+            };
+            /** @description Not modified since the version the client holds (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["MediaETag"];
+                    "Last-Modified": components["headers"]["MediaLastModified"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
-            416: components["responses"]["Problem"];
+            /** @description The range selects no byte of the file (`range-not-satisfiable`). */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };

@@ -6,6 +6,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { healthModule } from './modules/health/routes.ts';
 import { accountsModule } from './modules/accounts/routes.ts';
+import { mediaModule } from './modules/media/routes.ts';
 import { etiquetasModule } from './modules/etiquetas/routes.ts';
 import { videosModule } from './modules/videos/routes.ts';
 import { loadContract, type Contract } from './openapi/contract.ts';
@@ -63,7 +64,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   contract ??= loadContract();
   if (options.responseViolations) validateResponses(app, contract, options.responseViolations);
 
-  const modules: ServerModule[] = [healthModule(ctx), accountsModule(ctx), videosModule(ctx), etiquetasModule(ctx)];
+  const modules: ServerModule[] = [healthModule(ctx), accountsModule(ctx), videosModule(ctx), etiquetasModule(ctx), mediaModule(ctx)];
   const handlers: Handlers = Object.assign({}, ...modules.map((m) => m.handlers));
   const schemes = Object.assign({ xsrf: checkXsrf }, ...modules.map((m) => m.security ?? {})) as SecuritySchemes;
   registerOperations(app, contract, handlers, schemes);

@@ -1,0 +1,216 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
+import { mediaExpiry, mediaUrl, signPath, type MediaFile } from '../../media/signed-urls.ts';
+import { LocalStorage } from '../../storage/local-storage.ts';
+
+const ASSET = 'demo_asset_01';
+const OTHER = 'demo_asset_02';
+const VIDEO = crypto.randomBytes(10_000);
+const THUMB = crypto.randomBytes(1_234);
+const PREVIEW = crypto.randomBytes(2_000);
+
+function split(url: string) {
+  const u = new URL(url, 'http://localhost');
+  return { path: u.pathname, expires: Number(u.searchParams.get('expires')), signature: u.searchParams.get('signature')! };
+}
+
+describeOnEachDatabase('GET /api/media/{id}/{file}', (server: () => TestServer) => {
+  const key = () => server().app.ctx.secrets.urlKey;
+  const url = (file: MediaFile, asset = ASSET, now?: number) => mediaUrl(key(), asset, file, now);
+  const get = (target: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+    server().app.inject({ method, url: target, headers });
+
+  beforeAll(async () => {
+    const storage = new LocalStorage(server().config.mediaDir);
+    await storage.write(ASSET, 'video.mp4', Readable.from([VIDEO]));
+    await storage.write(ASSET, 'thumbnail.jpg', Readable.from([THUMB]));
+    await storage.write(ASSET, 'preview.mp4', Readable.from([PREVIEW]));
+  });
+
+  it('answers the whole file with its type, length, validators and a private cache lifetime within the expiry', async () => {
+    const res = await get(url('video.mp4'));
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(VIDEO)).toBe(true);
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(res.headers['content-length']).toBe('10000');
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(new Date(String(res.headers['last-modified'])).toUTCString()).toBe(res.headers['last-modified']);
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(String(res.headers['cache-control']))?.[1]);
+    const remaining = mediaExpiry() - Math.floor(Date.now() / 1000);
+    expect(maxAge).toBeGreaterThan(3600 - 5);
+    expect(maxAge).toBeLessThanOrEqual(remaining);
+  });
+
+  it('answers the thumbnail as image/jpeg and the preview as video/mp4', async () => {
+    const thumb = await get(url('thumbnail.jpg'));
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    expect(thumb.rawPayload.equals(THUMB)).toBe(true);
+    const preview = await get(url('preview.mp4'));
+    expect(preview.statusCode).toBe(200);
+    expect(preview.headers['content-type']).toBe('video/mp4');
+    expect(preview.rawPayload.equals(PREVIEW)).toBe(true);
+    expect(thumb.headers.etag).not.toBe(preview.headers.etag);
+  });
+
+  it.each([
+    ['bytes=0-99', 0, 99],
+    ['bytes=100-', 100, 9999],
+    ['bytes=-500', 9500, 9999],
+    ['bytes=9990-20000', 9990, 9999],
+    ['bytes=-20000', 0, 9999],
+    ['bytes=9999-9999', 9999, 9999],
+    ['BYTES=5-9', 5, 9],
+    ['bytes= 5-9 ,', 5, 9],
+  ])('answers 206 for %s', async (range, start, end) => {
+    const res = await get(url('video.mp4'), { range });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe(`bytes ${start}-${end}/10000`);
+    expect(res.headers['content-length']).toBe(String(end - start + 1));
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.rawPayload.equals(VIDEO.subarray(start, end + 1))).toBe(true);
+  });
+
+  it.each(['bytes=10000-', 'bytes=10000-10005', 'bytes=-0', 'bytes=99999999999999999999-'])('answers 416 with bytes */size for %s', async (range) => {
+    const res = await get(url('video.mp4'), { range });
+    expect(res.statusCode).toBe(416);
+    expect(res.headers['content-range']).toBe('bytes */10000');
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(res.json()).toMatchObject({ type: 'range-not-satisfiable', status: 416 });
+    expect(res.headers.etag).toBeUndefined();
+  });
+
+  it.each(['bytes=abc', 'bytes=500-100', 'bytes=0-1,5-6', 'items=0-5', 'bytes=', 'bytes=1-2-3', 'bytes=--5'])(
+    'ignores the malformed or multiple range %s and answers the whole file',
+    async (range) => {
+      const res = await get(url('video.mp4'), { range });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-range']).toBeUndefined();
+      expect(res.rawPayload.equals(VIDEO)).toBe(true);
+    },
+  );
+
+  it('serves ranges of a thumbnail too', async () => {
+    const res = await get(url('thumbnail.jpg'), { range: 'bytes=-10' });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.rawPayload.equals(THUMB.subarray(-10))).toBe(true);
+  });
+
+  it('answers 304 to If-None-Match naming the current version (weak comparison, lists, *)', async () => {
+    const first = await get(url('video.mp4'));
+    const etag = String(first.headers.etag);
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await get(url('video.mp4'), { 'if-none-match': inm });
+      expect(res.statusCode, inm).toBe(304);
+      expect(res.rawPayload.length).toBe(0);
+      expect(res.headers.etag).toBe(etag);
+      expect(res.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+    }
+    const other = await get(url('video.mp4'), { 'if-none-match': '"not-this-one"' });
+    expect(other.statusCode).toBe(200);
+    // If-None-Match wins over If-Modified-Since
+    const both = await get(url('video.mp4'), { 'if-none-match': '"not-this-one"', 'if-modified-since': String(first.headers['last-modified']) });
+    expect(both.statusCode).toBe(200);
+  });
+
+  it('answers 304 to If-Modified-Since at or after Last-Modified, and ignores an invalid date', async () => {
+    const first = await get(url('video.mp4'));
+    const lastModified = String(first.headers['last-modified']);
+    expect((await get(url('video.mp4'), { 'if-modified-since': lastModified })).statusCode).toBe(304);
+    const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+    expect((await get(url('video.mp4'), { 'if-modified-since': later })).statusCode).toBe(304);
+    const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    expect((await get(url('video.mp4'), { 'if-modified-since': earlier })).statusCode).toBe(200);
+    expect((await get(url('video.mp4'), { 'if-modified-since': 'yesterday' })).statusCode).toBe(200);
+  });
+
+  it('honours If-Range: the range only for the current version', async () => {
+    const first = await get(url('video.mp4'));
+    const etag = String(first.headers.etag);
+    const ranged = await get(url('video.mp4'), { range: 'bytes=0-9', 'if-range': etag });
+    expect(ranged.statusCode).toBe(206);
+    const byDate = await get(url('video.mp4'), { range: 'bytes=0-9', 'if-range': String(first.headers['last-modified']) });
+    expect(byDate.statusCode).toBe(206);
+    for (const stale of ['"an-older-version"', `W/${etag}`, 'Thu, 01 Jan 2015 00:00:00 GMT']) {
+      const res = await get(url('video.mp4'), { range: 'bytes=0-9', 'if-range': stale });
+      expect(res.statusCode, stale).toBe(200);
+      expect(res.rawPayload.equals(VIDEO)).toBe(true);
+    }
+  });
+
+  it('answers HEAD with the headers of GET and no body (Range is for GET only)', async () => {
+    const res = await get(url('video.mp4'), {}, 'HEAD');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe('10000');
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.rawPayload.length).toBe(0);
+    const ranged = await get(url('video.mp4'), { range: 'bytes=0-9' }, 'HEAD');
+    expect(ranged.statusCode).toBe(200);
+    expect(ranged.headers['content-length']).toBe('10000');
+    const etag = String(res.headers.etag);
+    expect((await get(url('video.mp4'), { 'if-none-match': etag }, 'HEAD')).statusCode).toBe(304);
+  });
+
+  it('refuses an expired location with 403 invalid-signature', async () => {
+    const expired = url('video.mp4', ASSET, Date.now() - 3 * 3600_000);
+    expect(split(expired).expires).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    const res = await get(expired);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ type: 'invalid-signature', status: 403 });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('refuses a forged signature (one bit changed) and a changed expiry', async () => {
+    const { path, expires, signature } = split(url('video.mp4'));
+    const bytes = Buffer.from(signature, 'base64url');
+    bytes[0] = bytes[0]! ^ 0x01;
+    const forged = await get(`${path}?expires=${expires}&signature=${bytes.toString('base64url')}`);
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().type).toBe('invalid-signature');
+    const later = await get(`${path}?expires=${expires + 3600}&signature=${signature}`);
+    expect(later.statusCode).toBe(403);
+  });
+
+  it('refuses a signature made for another file, another asset or another method', async () => {
+    const thumb = split(url('thumbnail.jpg'));
+    const res = await get(`/api/media/${ASSET}/video.mp4?expires=${thumb.expires}&signature=${thumb.signature}`);
+    expect(res.statusCode).toBe(403);
+    const other = split(url('video.mp4', OTHER));
+    expect((await get(`/api/media/${ASSET}/video.mp4?expires=${other.expires}&signature=${other.signature}`)).statusCode).toBe(403);
+    const expires = mediaExpiry();
+    const put = signPath(key(), 'PUT', `/api/media/${ASSET}/video.mp4`, expires);
+    expect((await get(`/api/media/${ASSET}/video.mp4?expires=${expires}&signature=${put}`)).statusCode).toBe(403);
+    const uploadPath = signPath(key(), 'GET', `/api/uploads/${ASSET}/video`, expires);
+    expect((await get(`/api/media/${ASSET}/video.mp4?expires=${expires}&signature=${uploadPath}`)).statusCode).toBe(403);
+  });
+
+  it('answers 404 for a validly signed file that does not exist', async () => {
+    const res = await get(url('video.mp4', OTHER));
+    expect(res.statusCode).toBe(404);
+    expect(res.json().type).toBe('resource-not-found');
+  });
+
+  it('answers 400 for a location without its signature, or with a malformed one (contract validation)', async () => {
+    const { path, expires } = split(url('video.mp4'));
+    expect((await get(path)).statusCode).toBe(400);
+    expect((await get(`${path}?expires=${expires}&signature=short`)).statusCode).toBe(400);
+    expect((await get(`/api/media/${ASSET}/other.bin?expires=${expires}&signature=${'A'.repeat(43)}`)).statusCode).toBe(400);
+  });
+
+  it('a replaced file gets a new entity tag: the old one no longer answers 304', async () => {
+    const before = await get(url('preview.mp4'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const replacement = crypto.randomBytes(2_000);
+    await new LocalStorage(server().config.mediaDir).write(ASSET, 'preview.mp4', Readable.from([replacement]));
+    const res = await get(url('preview.mp4'), { 'if-none-match': String(before.headers.etag) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.etag).not.toBe(before.headers.etag);
+    expect(res.rawPayload.equals(replacement)).toBe(true);
+  });
+});

@@ -1,0 +1,85 @@
+import { Readable } from 'node:stream';
+import type { AppContext, ServerModule } from '../../context.ts';
+import { checkSignedPath, mediaPath, type MediaFile } from '../../media/signed-urls.ts';
+import { HttpProblem } from '../../plugins/problems.ts';
+import { openStorage } from '../../storage/open-storage.ts';
+import type { OpenedFile, Storage } from '../../storage/storage.ts';
+import { decideRange, entityTag, httpDate, ifRangeHolds, noneMatchFails, notModifiedSince } from './http-conditions.ts';
+
+const CONTENT_TYPES: Record<MediaFile, string> = {
+  'video.mp4': 'video/mp4',
+  'preview.mp4': 'video/mp4',
+  'thumbnail.jpg': 'image/jpeg',
+};
+
+const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
+
+/**
+ * GET (and HEAD, which Fastify answers from the GET route) of a signed media location: the
+ * signature first (403 `invalid-signature`, also once expired), then the file (404), then
+ * conditional requests (304) and byte ranges (206 / 416), streamed from storage.
+ */
+export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
+  return {
+    handlers: {
+      getMedia: async (request, reply) => {
+        const { id, file } = request.params;
+        const { expires, signature } = request.query;
+        const now = Date.now();
+        // A HEAD request uses the location signed for GET: it asks for the same thing without the bytes.
+        const check = checkSignedPath(ctx.secrets.urlKey, 'GET', mediaPath(id, file), expires, signature, now);
+        if (check === 'expired') throw new HttpProblem(403, 'invalid-signature', 'this media location has expired');
+        if (check !== 'valid') throw new HttpProblem(403, 'invalid-signature', 'this media location is not signed for this file');
+
+        const opened: OpenedFile | undefined = await storage.open(id, file);
+        if (!opened) throw new HttpProblem(404, 'resource-not-found', 'this media file does not exist');
+        let streaming = false;
+        try {
+          const etag = entityTag(id, file, opened.size, opened.modified);
+          const maxAge = Math.max(0, expires - Math.floor(now / 1000));
+          // Validators and caching: a private cache may keep the file no longer than its location is valid.
+          reply.header('ETag', etag);
+          reply.header('Last-Modified', httpDate(opened.modified));
+          reply.header('Cache-Control', `private, max-age=${maxAge}`);
+          reply.header('Accept-Ranges', 'bytes');
+
+          const ifNoneMatch = header(request.headers['if-none-match']);
+          const notModified =
+            ifNoneMatch !== undefined ? noneMatchFails(ifNoneMatch, etag) : notModifiedSince(header(request.headers['if-modified-since']), opened.modified);
+          if (notModified) {
+            reply.code(304);
+            await reply.send();
+            return;
+          }
+
+          // Range applies to GET only (RFC 9110 §14.2); HEAD describes the whole file.
+          const rangeHeader = request.method === 'GET' && ifRangeHolds(header(request.headers['if-range']), etag, opened.modified) ? request.headers.range : undefined;
+          const range = decideRange(rangeHeader, opened.size);
+          if (range.kind === 'unsatisfiable') {
+            for (const name of ['ETag', 'Last-Modified', 'Cache-Control', 'Accept-Ranges']) reply.removeHeader(name);
+            throw new HttpProblem(416, 'range-not-satisfiable', `the file has ${opened.size} bytes`, undefined, {
+              'Content-Range': `bytes */${opened.size}`,
+            });
+          }
+
+          reply.type(CONTENT_TYPES[file]);
+          let body: Readable;
+          if (range.kind === 'partial') {
+            reply.code(206);
+            reply.header('Content-Range', `bytes ${range.start}-${range.end}/${opened.size}`);
+            reply.header('Content-Length', String(range.end - range.start + 1));
+            body = request.method === 'HEAD' ? Readable.from([]) : opened.createReadStream({ start: range.start, end: range.end });
+          } else {
+            reply.code(200);
+            reply.header('Content-Length', String(opened.size));
+            body = request.method === 'HEAD' ? Readable.from([]) : opened.createReadStream();
+          }
+          streaming = request.method !== 'HEAD';
+          await reply.send(body);
+        } finally {
+          if (!streaming) await opened.close();
+        }
+      },
+    },
+  };
+}
