@@ -1,14 +1,35 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
-import type { QueryClient } from '@tanstack/react-query';
 import { ErrorPage, NotFoundPage } from './components/status-page.tsx';
+import { createAuth } from './features/auth/session-actor.ts';
+import { createQueryClient } from './lib/query-client.ts';
 import { routeTree } from './routeTree.gen.ts';
 
-/** The app's router; tests pass a memory history. */
-export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
-  return createRouter({
+export interface CreateAppOptions {
+  /** Tests pass a memory history; the browser's by default. */
+  history?: RouterHistory;
+  /** Tests shorten the reads' retry back-off (SPEC.md §7: 1 s, 2 s, 4 s …). */
+  retryDelay?: (attempt: number) => number;
+}
+
+/**
+ * The whole app, built fresh: the query cache, the session and the router that hands both to
+ * every route through its context. main.tsx calls it once; each test builds its own. Nothing is
+ * started by importing a module.
+ */
+export function createApp({ history, retryDelay }: CreateAppOptions = {}) {
+  const queryClient = createQueryClient({
+    ...(retryDelay ? { retryDelay } : {}),
+    // 'Error obteniendo datos' once a read has failed after its retries (SPEC.md §4).
+    onReadError: (error) => auth.readFailed(error),
+  });
+  // Ending the session goes to '/' through the router: no page load.
+  const auth = createAuth({ queryClient, goToLogin: () => void router.navigate({ to: '/' }) });
+  const router = createRouter({
     routeTree,
     ...(history ? { history } : {}),
-    context: { queryClient },
+    context: { queryClient, auth },
+    Wrap: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
     defaultPreload: 'intent',
     // TanStack Query owns caching: the router always asks it (its staleTime decides).
     defaultPreloadStaleTime: 0,
@@ -17,10 +38,19 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     defaultNotFoundComponent: NotFoundPage,
     scrollRestoration: true,
   });
+  return {
+    router,
+    queryClient,
+    auth,
+    /** Stops the session (tests call it when they finish). */
+    dispose: () => auth.stop(),
+  };
 }
+
+export type AppRouter = ReturnType<typeof createApp>['router'];
 
 declare module '@tanstack/react-router' {
   interface Register {
-    router: ReturnType<typeof createAppRouter>;
+    router: AppRouter;
   }
 }

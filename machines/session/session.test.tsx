@@ -23,7 +23,7 @@ import {
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
-import { createTestQueryClient, renderInRouter } from '../../tests/ui/auth/render-in-router.tsx';
+import { createTestQueryClient, renderInRouter } from '../../tests/utils/render-in-router.tsx';
 import { IDLE_TIMEOUT_MS, sessionMachine } from './session.machine.ts';
 import type { SessionEvent } from './session.types.ts';
 

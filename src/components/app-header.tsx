@@ -1,7 +1,6 @@
 import { Avatar, Box, Group, Menu, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconChartBar, IconChevronDown, IconLogout, IconTags, IconUpload, IconUsers } from '@tabler/icons-react';
-import { Link, useRouterState } from '@tanstack/react-router';
-import { validateVideoSearch } from '../features/videos/video-search.ts';
+import { Link } from '@tanstack/react-router';
 import { authMessages, pageMessages } from '../lib/messages.ts';
 import { appLabels } from './app-labels.ts';
 import { AppLogo } from './app-logo.tsx';
@@ -50,8 +49,6 @@ export function AppHeader({ nombre, isAdmin, onLogout }: AppHeaderProps) {
 }
 
 function UserMenu({ nombre, isAdmin, onLogout }: AppHeaderProps) {
-  // The statistics page keeps the list's filters so its back link returns to the same list.
-  const videoSearch = useRouterState({ select: (state) => validateVideoSearch(state.location.search) });
   return (
     <Menu position="bottom-end" shadow="md" width={240} withinPortal>
       <Menu.Target>
@@ -78,7 +75,8 @@ function UserMenu({ nombre, isAdmin, onLogout }: AppHeaderProps) {
             <Menu.Item leftSection={<IconUsers size={16} />} disabled>
               {appLabels.manageUsers}
             </Menu.Item>
-            <MenuItemLink to="/statistics" search={videoSearch} leftSection={<IconChartBar size={16} />}>
+            {/* The list's filters come along: the authenticated layout retains them (src/routes/_auth.tsx). */}
+            <MenuItemLink to="/statistics" leftSection={<IconChartBar size={16} />}>
               {appLabels.viewStatistics}
             </MenuItemLink>
             <Menu.Divider />

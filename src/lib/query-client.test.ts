@@ -50,6 +50,42 @@ describe('createQueryClient', () => {
     expect(status).toBe('error');
   });
 
+  it('does not retry a 4xx answer (asking again gets the same answer)', async () => {
+    const { calls, status } = await callsUntilSettled(() => Promise.reject(badRequest()));
+    expect(calls).toBe(1);
+    expect(status).toBe('error');
+  });
+
+  it('reports a failing read once, after its retries, with the last error', async () => {
+    const onReadError = vi.fn();
+    client = createQueryClient({ onReadError });
+    const errors = [serverError(), serverError(), serverError(), new ApiError({ status: 0, type: 'timeout' })];
+    let call = 0;
+    const fn = vi.fn(() => Promise.reject(errors[call++]));
+    const stop = new QueryObserver(client, { queryKey: ['q'], queryFn: fn }).subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(1000 + 2000 + 4000 - 1);
+    expect(fn).toHaveBeenCalledTimes(3);
+    expect(onReadError).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fn).toHaveBeenCalledTimes(4);
+    expect(onReadError).toHaveBeenCalledOnce();
+    expect(onReadError).toHaveBeenCalledWith(errors[3]);
+    stop();
+  });
+
+  it('does not report a read that was cancelled or aborted', async () => {
+    const onReadError = vi.fn();
+    client = createQueryClient({ onReadError });
+    const stop = new QueryObserver(client, { queryKey: ['q'], queryFn: () => new Promise(() => {}) }).subscribe(() => {});
+    await client.cancelQueries({ queryKey: ['q'] }, { revert: false });
+    const aborted = () => Promise.reject(new ApiError({ status: 0, type: 'aborted' }));
+    await client.fetchQuery({ queryKey: ['a'], queryFn: aborted, retry: false }).catch(() => {});
+    await vi.advanceTimersByTimeAsync(60000);
+    stop();
+    expect(client.getQueryState(['q'])?.status).toBe('error');
+    expect(onReadError).not.toHaveBeenCalled();
+  });
+
   it('never retries a write', async () => {
     const mutationFn = vi.fn(() => Promise.reject(serverError()));
     const observer = new MutationObserver(client, { mutationFn });

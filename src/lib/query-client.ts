@@ -1,27 +1,48 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryCache, QueryClient, isCancelledError } from '@tanstack/react-query';
 import { isApiError } from './api/api-error.ts';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
+const READ_RETRIES = 3;
+const STATISTICS_RETRIES = 2;
 
 /** SPEC.md §7: reads back off 1 s, 2 s, 4 s … capped at 30 s. */
 export function retryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 30000);
 }
 
-/** SPEC.md §7 data-fetching policies: reads retry 3 times, writes never; 5-minute cache. */
-export function createQueryClient(): QueryClient {
+const isClientError = (error: unknown) => isApiError(error) && error.status >= 400 && error.status < 500;
+
+/** Retries a failed read up to `retries` times, but never a 4xx answer: asking again gets the same answer. */
+const retryUpTo = (retries: number) => (failureCount: number, error: unknown) => !isClientError(error) && failureCount < retries;
+
+export interface QueryClientOptions {
+  /**
+   * Called once for a read that has failed after its retries (TanStack Query's QueryCache
+   * `onError`), never for a cancelled one. The app opens 'Error obteniendo datos' from here.
+   */
+  onReadError?: (error: unknown) => void;
+  /** The back-off between retries; tests shorten it, as machines' named delays are shortened. */
+  retryDelay?: (attempt: number) => number;
+}
+
+/** SPEC.md §7 data-fetching policies: reads retry 3 times (not 4xx), writes never; 5-minute cache. */
+export function createQueryClient({ onReadError, retryDelay: delay = retryDelay }: QueryClientOptions = {}): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error) => {
+        if (isCancelledError(error) || (isApiError(error) && error.type === 'aborted')) return;
+        onReadError?.(error);
+      },
+    }),
     defaultOptions: {
-      queries: { retry: 3, retryDelay, gcTime: FIVE_MINUTES, staleTime: FIVE_MINUTES },
+      queries: { retry: retryUpTo(READ_RETRIES), retryDelay: delay, gcTime: FIVE_MINUTES, staleTime: FIVE_MINUTES },
       mutations: { retry: 0 },
     },
   });
 }
 
-const isClientError = (error: unknown) => isApiError(error) && error.status >= 400 && error.status < 500;
-
 /** Statistics queries: at most 2 retries, none on a 4xx answer, no refetch on window focus. */
 export const statisticsQueryDefaults = {
-  retry: (failureCount: number, error: unknown) => !isClientError(error) && failureCount < 2,
+  retry: retryUpTo(STATISTICS_RETRIES),
   refetchOnWindowFocus: false,
 } as const;

@@ -1,19 +1,37 @@
-import { useEffect } from 'react';
-import { createFileRoute, Outlet, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, Outlet, retainSearchParams, useNavigate } from '@tanstack/react-router';
 import { AuthArea } from '../features/auth/auth-area.tsx';
-import { sessionActor, setLoginNavigation } from '../features/auth/session-actor.ts';
+import { currentUserQuery } from '../features/auth/auth.queries.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
+import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
 
-interface AuthSearch {
+interface AuthSearch extends VideoSearch {
   /** Single sign-on token (SPEC.md §2). */
   xwikiid?: string;
 }
 
 /** Pathless layout of /videos, /videos/{id} and /statistics: single sign-on, session, header. */
 export const Route = createFileRoute('/_auth')({
+  // The list's filters (SPEC.md §2) belong to the whole area: validated once here, for every page below.
   validateSearch: (search: Record<string, unknown>): AuthSearch => {
     const { xwikiid } = search;
-    return typeof xwikiid === 'string' || typeof xwikiid === 'number' ? { xwikiid: String(xwikiid) } : {};
+    return {
+      ...validateVideoSearch(search),
+      ...(typeof xwikiid === 'string' || typeof xwikiid === 'number' ? { xwikiid: String(xwikiid) } : {}),
+    };
+  },
+  search: {
+    // Links and navigations inside the area keep the list's filters unless they set them: the header's
+    // 'Ver estadísticas', 'Volver' on a video and on the statistics page all return to the same list.
+    middlewares: [retainSearchParams<AuthSearch>([...videoSearchKeys])],
+  },
+  // While a single sign-on token is pending the session token is about to change: prime the
+  // header's user once it is gone (a change of deps runs the loader again).
+  loaderDeps: ({ search }) => ({ ssoPending: search.xwikiid !== undefined }),
+  loader: ({ context: { queryClient, auth }, deps }) => {
+    const user = auth.user();
+    // Not awaited: the page never waits for the header's name, and a failure shows
+    // 'Error obteniendo datos' (the query cache), not the error page.
+    if (!deps.ssoPending && user !== null) void queryClient.prefetchQuery(currentUserQuery(user));
   },
   component: AuthLayout,
 });
@@ -21,23 +39,14 @@ export const Route = createFileRoute('/_auth')({
 function AuthLayout() {
   const { xwikiid } = Route.useSearch();
   const navigate = useNavigate();
-  const { queryClient } = Route.useRouteContext();
-  // The session ends here (Cerrar sesión, or Iniciar sesión after expiry): forget the user's data, go to '/'.
-  useEffect(
-    () =>
-      setLoginNavigation(() => {
-        queryClient.clear();
-        void navigate({ to: '/' });
-      }),
-    [navigate, queryClient],
-  );
+  const { auth } = Route.useRouteContext();
 
   return (
     <AuthArea
       ssoToken={xwikiid ?? null}
       onSsoTokenUsed={() => void navigate({ to: '.', search: ({ xwikiid: _used, ...rest }) => rest, replace: true })}
       sso={appSsoMachine}
-      session={sessionActor}
+      session={auth.session}
     >
       <Outlet />
     </AuthArea>

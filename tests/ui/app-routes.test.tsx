@@ -1,64 +1,41 @@
+/** The app's pages in the real router, with the API answered by Mock Service Worker (tests/utils/msw.ts). */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../src/lib/query-client.ts';
-import { createAppRouter } from '../../src/router.tsx';
+import { describe, expect, it } from 'vitest';
 import { ErrorPage } from '../../src/components/status-page.tsx';
+import { createApp } from '../../src/router.tsx';
+import { ME, http, server, sessionToken } from '../utils/msw.ts';
+import { renderApp } from '../utils/render-app.tsx';
 import { renderWithTheme } from '../utils/render.tsx';
 
-const b64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-const tokenFor = (role: 'admin' | 'user') => `${b64url({ alg: 'HS256' })}.${b64url({ user: 'ana', role })}.signature`;
-
-function renderApp(path: string, role?: 'admin' | 'user') {
-  if (role) window.localStorage.setItem('token', tokenFor(role));
-  const queryClient = createQueryClient();
-  const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [path] }));
-  renderWithTheme(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+type App = Awaited<ReturnType<typeof renderApp>>;
 
 /** The search the matched page validated (location.search is the raw address). */
-const pageSearch = (router: ReturnType<typeof renderApp>) => router.state.matches.at(-1)?.search;
+const pageSearch = (app: App) => app.router.state.matches.at(-1)?.search;
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn()); // scroll restoration; jsdom has no scrolling
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: Request | string) => {
-      const url = typeof input === 'string' ? input : input.url;
-      const body = url.endsWith('/api/me') ? { nombre: 'Ana Pérez', role: 'admin' } : [];
-      return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
-    }),
-  );
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const asAdmin = () => {
+  server.use(http.get('/api/me', ({ response }) => response(200).json({ ...ME, nombre: 'Root', role: 'admin' })));
+  return { token: sessionToken({ role: 'admin' }) };
+};
 
 describe('status pages', () => {
   it('any unknown path shows 404 Página no encontrada', async () => {
-    renderApp('/no-such-page');
+    await renderApp('/no-such-page');
     expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
     expect(screen.getByText('Página no encontrada')).toBeInTheDocument();
   });
 
   it('/Forbidden shows 405, its message and a link back to the list', async () => {
-    renderApp('/Forbidden');
+    await renderApp('/Forbidden');
     expect(await screen.findByRole('heading', { name: '405' })).toBeInTheDocument();
     expect(screen.getByText('No tiene permiso para acceder a esta página')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /videos/i })).toHaveAttribute('href', '/videos');
   });
 
   it('the error page shows 500 Error inesperado and is every route’s error component', () => {
-    const router = createAppRouter(createQueryClient());
-    expect(router.options.defaultErrorComponent).toBe(ErrorPage);
+    const app = createApp();
+    expect(app.router.options.defaultErrorComponent).toBe(ErrorPage);
+    app.dispose();
     renderWithTheme(<ErrorPage />);
     expect(screen.getByRole('heading', { name: '500' })).toBeInTheDocument();
     expect(screen.getByText('Error inesperado')).toBeInTheDocument();
@@ -67,13 +44,13 @@ describe('status pages', () => {
 
 describe('/statistics', () => {
   it('sends a signed-in non-admin to /Forbidden', async () => {
-    const router = renderApp('/statistics', 'user');
+    const app = await renderApp('/statistics', { token: sessionToken({ role: 'user' }) });
     expect(await screen.findByRole('heading', { name: '405' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/Forbidden');
+    expect(app.router.state.location.pathname).toBe('/Forbidden');
   });
 
   it('shows an admin the dashboard frame: header, back link, one tab, four empty tables, export', async () => {
-    renderApp('/statistics?q=gatos&fav=eq:true', 'admin');
+    await renderApp('/statistics?q=gatos&fav=eq:true', asAdmin());
     expect(await screen.findByRole('heading', { name: 'Datos Generales' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Volver' })).toHaveAttribute('href', '/videos?q=gatos&fav=eq%3Atrue');
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General']);
@@ -90,36 +67,63 @@ describe('/statistics', () => {
     }
     expect(screen.getByRole('button', { name: 'Exportar dashboard' })).toBeDisabled();
   });
+
+  it('Ver estadísticas and Volver keep the list’s filters, there and back', async () => {
+    const user = userEvent.setup();
+    const app = await renderApp('/videos?q=gatos&score=eq:5', asAdmin());
+    await user.click(await screen.findByRole('button', { name: /Root/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Ver estadísticas' }));
+    expect(await screen.findByRole('heading', { name: 'Datos Generales' })).toBeInTheDocument();
+    expect(app.router.state.location.pathname).toBe('/statistics');
+    expect(pageSearch(app)).toEqual({ q: 'gatos', score: 'eq:5' });
+
+    await user.click(screen.getByRole('link', { name: 'Volver' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/videos'));
+    expect(pageSearch(app)).toEqual({ q: 'gatos', score: 'eq:5' });
+    expect(screen.getByRole('searchbox', { name: 'Buscar' })).toHaveValue('gatos');
+  });
 });
 
 describe('/videos', () => {
   it('shows the tabs and the search box; the tabs and Enter set the filters in the address', async () => {
     const user = userEvent.setup();
-    const router = renderApp('/videos?q=gatos&score=5&tag=%7B%22a%22%3A1%7D', 'user');
+    const app = await renderApp('/videos?q=gatos&score=5&tag=%7B%22a%22%3A1%7D', { token: sessionToken() });
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual(['Todos', 'Favoritos', 'No vistos']);
     // Invalid values are dropped, numbers read back as text.
-    expect(pageSearch(router)).toEqual({ q: 'gatos', score: '5' });
+    expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5' });
     expect(screen.getByRole('tab', { name: 'Todos' })).toHaveAttribute('aria-selected', 'true');
 
     await user.click(screen.getByRole('tab', { name: 'Favoritos' }));
-    await waitFor(() => expect(pageSearch(router)).toEqual({ q: 'gatos', score: '5', fav: 'eq:true' }));
+    await waitFor(() => expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5', fav: 'eq:true' }));
     expect(screen.getByRole('tab', { name: 'Favoritos' })).toHaveAttribute('aria-selected', 'true');
+
+    // Each tab replaces the other's filter.
+    await user.click(screen.getByRole('tab', { name: 'No vistos' }));
+    await waitFor(() => expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5', 'not-seen': 'eq:true' }));
+    await user.click(screen.getByRole('tab', { name: 'Favoritos' }));
+    await waitFor(() => expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5', fav: 'eq:true' }));
 
     const box = screen.getByRole('searchbox', { name: 'Buscar' });
     await user.clear(box);
     await user.type(box, '   {Enter}');
-    expect(pageSearch(router)).toMatchObject({ q: 'gatos' });
+    expect(pageSearch(app)).toMatchObject({ q: 'gatos' });
     await user.type(box, 'perros{Enter}');
-    await waitFor(() => expect(pageSearch(router)).toMatchObject({ q: 'perros', fav: 'eq:true' }));
+    await waitFor(() => expect(pageSearch(app)).toMatchObject({ q: 'perros', fav: 'eq:true' }));
 
     await user.click(screen.getByRole('tab', { name: 'Todos' }));
-    await waitFor(() => expect(pageSearch(router)).toEqual({}));
+    await waitFor(() => expect(pageSearch(app)).toEqual({}));
+    expect(app.router.state.location.searchStr).toBe('');
   });
 
   it('/videos/$id has a Volver link that keeps the list’s filters, and the player frame', async () => {
-    renderApp('/videos/7?q=gatos&fav=eq:true', 'user');
+    await renderApp('/videos/7?q=gatos&fav=eq:true', { token: sessionToken() });
     expect(await screen.findByRole('link', { name: 'Volver' })).toHaveAttribute('href', '/videos?q=gatos&fav=eq%3Atrue');
     expect(screen.getByRole('region', { name: 'Reproductor de video' })).toBeInTheDocument();
+  });
+
+  it('the title in the header leads back to the list, keeping its filters', async () => {
+    await renderApp('/videos/7?q=gatos', { token: sessionToken() });
+    expect(await screen.findByRole('link', { name: 'Contenido audiovisual TAO' })).toHaveAttribute('href', '/videos?q=gatos');
   });
 });

@@ -1,48 +1,98 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { createActor, type ActorRefFrom } from 'xstate';
+import type { SessionEvent } from '../../../machines/session/session.types.ts';
 import { sessionMachine } from '../../../machines/session/session.machine.ts';
+import { isApiError } from '../../lib/api/api-error.ts';
 import { onApiProblem } from '../../lib/api/client.ts';
-import { clearToken, getToken } from '../../lib/auth-token.ts';
+import { clearToken, decodeClaims, getToken } from '../../lib/auth-token.ts';
 import { listenForActivity } from './session.actors.ts';
-import { sessionEventFor, type ApiProblemLike } from './session-problems.ts';
+import { expiryEventFor, loadErrorEventFor, sessionEventFor, type ApiProblemLike } from './session-problems.ts';
 
 export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;
 
-const hardNavigationToLogin = () => window.location.assign('/');
-let navigateToLogin: () => void = hardNavigationToLogin;
-
-/**
- * The authenticated layout hands the router's navigation to the session so 'Iniciar sesión'
- * and 'Cerrar sesión' go to '/' without a page load. Returns the undo.
- */
-export function setLoginNavigation(navigate: () => void): () => void {
-  navigateToLogin = navigate;
-  return () => {
-    if (navigateToLogin === navigate) navigateToLogin = hardNavigationToLogin;
-  };
-}
-
-/** The session machine with the browser's side effects. */
+/** The session machine with the browser's side effects; `createAuth` adds the query cache and the router. */
 export const appSessionMachine = sessionMachine.provide({
   actors: { listenForActivity },
   actions: {
     clearToken: () => clearToken(),
-    goToLogin: () => navigateToLogin(),
+    goToLogin: () => window.location.assign('/'),
     reloadPage: () => window.location.reload(),
   },
   guards: { hasToken: () => getToken() !== null },
 });
 
-/** Sends a session every API problem that concerns it (401/403, failed reads). Returns the unsubscribe. */
+/** Sends a session the event each API problem means to it. Returns the unsubscribe. */
 export function forwardApiProblems(
   session: Pick<SessionActorRef, 'send'>,
   subscribe: (listener: (problem: ApiProblemLike) => void) => () => void,
+  eventFor: (problem: ApiProblemLike) => SessionEvent | null = sessionEventFor,
 ): () => void {
   return subscribe((problem) => {
-    const event = sessionEventFor(problem);
+    const event = eventFor(problem);
     if (event) session.send(event);
   });
 }
 
-/** The app's one session actor (SPEC.md §4), started once and fed by the API client's problems. */
-export const sessionActor: SessionActorRef = createActor(appSessionMachine).start();
-forwardApiProblems(sessionActor, onApiProblem);
+/** What routes know about the signed-in user: the router context's `auth` (guards, the layout). */
+export interface Auth {
+  /** The app's one session actor (SPEC.md §4). */
+  session: SessionActorRef;
+  /** The user claim of the stored session token; null without a token (or one that cannot be read). */
+  user(): string | null;
+  /** Whether a session token is stored (its claims are read for display and guards only; the server checks it). */
+  hasToken(): boolean;
+  /** Whether the stored token's role claim is admin (SPEC.md §6). */
+  isAdmin(): boolean;
+}
+
+export interface AppAuth extends Auth {
+  /** The query cache's report of a read that failed after its retries. */
+  readFailed(error: unknown): void;
+  /** Stops the session and its API problem feed. */
+  stop(): void;
+}
+
+export interface AuthOptions {
+  /** The app's query cache: ending the session forgets the user's data. */
+  queryClient: QueryClient;
+  /** The router's navigation to '/'. */
+  goToLogin: () => void;
+}
+
+/**
+ * The app's session, created once by `createApp` (src/router.tsx), never by importing a module.
+ * Ending it ('Cerrar sesión', 'Iniciar sesión' after expiry, the idle time-out) removes the token
+ * and clears the whole query cache, so the next person on the browser never sees the previous
+ * person's data. A 401/403 from any call expires it at once (the API client's problem feed); a
+ * read that failed after its retries opens 'Error obteniendo datos' (`readFailed`, from the query cache).
+ */
+export function createAuth({ queryClient, goToLogin }: AuthOptions): AppAuth {
+  const session = createActor(
+    appSessionMachine.provide({
+      actions: {
+        clearToken: () => {
+          clearToken();
+          queryClient.clear();
+        },
+        goToLogin: () => goToLogin(),
+      },
+    }),
+  ).start();
+  const stopProblems = forwardApiProblems(session, onApiProblem, expiryEventFor);
+  const claims = () => decodeClaims(getToken());
+
+  return {
+    session,
+    user: () => claims()?.user ?? null,
+    hasToken: () => getToken() !== null,
+    isAdmin: () => claims()?.role === 'admin',
+    readFailed(error) {
+      const event = loadErrorEventFor(isApiError(error) ? error : { status: 0 });
+      if (event) session.send(event);
+    },
+    stop() {
+      stopProblems();
+      session.stop();
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { AppHeader } from '../../components/app-header.tsx';
 import { decodeClaims, getToken } from '../../lib/auth-token.ts';
-import { currentUserQuery } from './current-user.query.ts';
+import { currentUserQuery } from './auth.queries.ts';
 import type { SessionActorRef } from './session-actor.ts';
 import { SessionDialogs } from './session-dialogs.tsx';
 
@@ -43,6 +43,7 @@ export function SessionArea({ session, children }: SessionAreaProps) {
 
 function SessionHeader({ session, token }: { session: SessionActorRef; token: string }) {
   const claims = decodeClaims(token);
+  // The same query options the authenticated layout's loader primed (src/routes/_auth.tsx).
   const me = useQuery(currentUserQuery(claims?.user));
   return (
     <AppHeader

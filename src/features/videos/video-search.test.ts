@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchForTab, tabOf, validateVideoSearch } from './video-search.ts';
+import { searchForTab, tabOf, validateVideoSearch, videoSearchKeys } from './video-search.ts';
 
 describe('validateVideoSearch', () => {
   it('keeps the six filters as text', () => {
@@ -28,6 +28,14 @@ describe('list tabs', () => {
     expect(searchForTab('favoritos', search)).toEqual({ q: 'gatos', score: 'eq:5', fav: 'eq:true' });
     expect(searchForTab('no-vistos', { ...search, fav: 'eq:true' })).toEqual(search);
     expect(searchForTab('todos', search)).toEqual({});
+  });
+
+  it('sets the filters a tab clears to undefined, so the layout does not retain them', () => {
+    const search = { q: 'gatos', fav: 'eq:true', 'not-seen': 'eq:true' };
+    expect(searchForTab('favoritos', search)).toHaveProperty('not-seen', undefined);
+    expect(searchForTab('no-vistos', search)).toHaveProperty('fav', undefined);
+    const all = searchForTab('todos', search);
+    for (const key of videoSearchKeys) expect(all).toHaveProperty(key, undefined);
   });
 
   it('reads the active tab from the filters', () => {

@@ -5,7 +5,8 @@ export type VideoSearchKey = (typeof videoSearchKeys)[number];
 export type VideoSearch = Partial<Record<VideoSearchKey, string>>;
 
 /**
- * `validateSearch` of /videos, /videos/$id and /statistics: keeps each filter that carries a
+ * The filters' part of `validateSearch` of the authenticated layout (/videos, /videos/$id,
+ * /statistics), which also retains them across its links: keeps each filter that carries a
  * scalar, as text (the router parses `5` and `true` into numbers and booleans); anything else is
  * dropped, never an error. Dropped keys are set to undefined explicitly: the router merges the
  * validated search over the raw one, so an omitted key would let the raw value through.
@@ -20,7 +21,10 @@ export function validateVideoSearch(search: Record<string, unknown>): VideoSearc
   return result;
 }
 
-/** Tabs of the list: Favoritos and No vistos set their filter to equals-true, Todos clears all filters. */
+/**
+ * Tabs of the list: Favoritos and No vistos set their filter to equals-true, Todos clears all filters.
+ * A cleared filter is set to undefined, not left out: the layout retains the filters a navigation omits.
+ */
 export type VideoTab = 'todos' | 'favoritos' | 'no-vistos';
 const EQUALS_TRUE = 'eq:true';
 
@@ -31,8 +35,7 @@ export function tabOf(search: VideoSearch): VideoTab {
 }
 
 export function searchForTab(tab: VideoTab, search: VideoSearch): VideoSearch {
-  const { fav: _fav, 'not-seen': _notSeen, ...rest } = search;
-  if (tab === 'favoritos') return { ...rest, fav: EQUALS_TRUE };
-  if (tab === 'no-vistos') return { ...rest, 'not-seen': EQUALS_TRUE };
-  return {};
+  if (tab === 'favoritos') return { ...search, fav: EQUALS_TRUE, 'not-seen': undefined };
+  if (tab === 'no-vistos') return { ...search, fav: undefined, 'not-seen': EQUALS_TRUE };
+  return Object.fromEntries(videoSearchKeys.map((key) => [key, undefined]));
 }

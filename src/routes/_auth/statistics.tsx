@@ -5,34 +5,23 @@ import { appLabels } from '../../components/app-labels.ts';
 import { ButtonLink } from '../../components/router-links.tsx';
 import { StatisticsTableCard } from '../../features/statistics/statistics-table-card.tsx';
 import { statisticsTables } from '../../features/statistics/statistics-tables.ts';
-import { validateVideoSearch } from '../../features/videos/video-search.ts';
-import { getToken, isAdminToken } from '../../lib/auth-token.ts';
 
 export const Route = createFileRoute('/_auth/statistics')({
-  // The list's filters ride along so the back link returns to the same list.
-  validateSearch: validateVideoSearch,
-  beforeLoad: () => {
+  beforeLoad: ({ context: { auth } }) => {
     // Admin only (SPEC.md §6). Without any token the layout shows 'Sesión expirada' instead.
-    const token = getToken();
-    if (token !== null && !isAdminToken(token)) throw redirect({ to: '/Forbidden' });
+    if (auth.hasToken() && !auth.isAdmin()) throw redirect({ to: '/Forbidden' });
   },
   component: StatisticsPage,
 });
 
 function StatisticsPage() {
-  const search = Route.useSearch();
   return (
     <Container size="xl" py="lg" component="main">
       <Stack gap="lg">
         <Group justify="space-between" align="center" wrap="wrap" gap="sm">
           <Group gap="sm" wrap="nowrap">
-            <ButtonLink
-              to="/videos"
-              search={validateVideoSearch(search)}
-              variant="subtle"
-              px="xs"
-              leftSection={<IconArrowLeft size={18} />}
-            >
+            {/* The list's filters come along (the layout retains them): back to the same list. */}
+            <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />}>
               {appLabels.back}
             </ButtonLink>
             <Title order={2}>{appLabels.statisticsTitle}</Title>

@@ -3,26 +3,16 @@ import { IconArrowLeft, IconPlayerPlay } from '@tabler/icons-react';
 import { createFileRoute } from '@tanstack/react-router';
 import { appLabels } from '../../../components/app-labels.ts';
 import { ButtonLink } from '../../../components/router-links.tsx';
-import { validateVideoSearch } from '../../../features/videos/video-search.ts';
 
 export const Route = createFileRoute('/_auth/videos/$id')({
-  // The list's filters ride along so 'Volver' returns to the same list.
-  validateSearch: validateVideoSearch,
   component: VideoDetailPage,
 });
 
 function VideoDetailPage() {
-  const search = Route.useSearch();
   return (
     <Container size="lg" py="lg" component="main">
-      <ButtonLink
-        to="/videos"
-        search={validateVideoSearch(search)}
-        variant="subtle"
-        leftSection={<IconArrowLeft size={18} />}
-        mb="md"
-        px="xs"
-      >
+      {/* The list's filters come along (the layout retains them): 'Volver' returns to the same list. */}
+      <ButtonLink to="/videos" variant="subtle" leftSection={<IconArrowLeft size={18} />} mb="md" px="xs">
         {appLabels.back}
       </ButtonLink>
       <Paper radius="md" style={{ overflow: 'hidden' }} shadow="sm">

@@ -3,10 +3,10 @@ import { Container, Group, SimpleGrid, Tabs, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { createFileRoute } from '@tanstack/react-router';
 import { appLabels } from '../../../components/app-labels.ts';
-import { searchForTab, tabOf, validateVideoSearch, type VideoTab } from '../../../features/videos/video-search.ts';
+import { searchForTab, tabOf, type VideoTab } from '../../../features/videos/video-search.ts';
 
+/** The list's filters are validated by the authenticated layout (src/routes/_auth.tsx). */
 export const Route = createFileRoute('/_auth/videos/')({
-  validateSearch: validateVideoSearch,
   component: VideosPage,
 });
 
@@ -26,7 +26,7 @@ function VideosPage() {
       <Group justify="space-between" align="flex-end" gap="md" mb="lg">
         <Tabs
           value={tabOf(search)}
-          onChange={(tab) => void navigate({ search: searchForTab((tab ?? 'todos') as VideoTab, validateVideoSearch(search)) })}
+          onChange={(tab) => void navigate({ search: searchForTab((tab ?? 'todos') as VideoTab, search) })}
         >
           <Tabs.List>
             {tabs.map((tab) => (

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { act } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
-import { renderWithTheme } from '../../utils/render.tsx';
+import { renderWithTheme } from './render.tsx';
 
 /** A query client for tests: no retries, nothing goes stale (seed it with setQueryData). */
 export function createTestQueryClient(): QueryClient {
