@@ -1,0 +1,256 @@
+import { useCallback, useState } from 'react';
+import { act, screen, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createActor, type SnapshotFrom } from 'xstate';
+import { TagFilterPopover } from '../../src/features/videos/tag-filter-popover.tsx';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import { coveringPaths, itCoversEveryStateAndTransition } from './model-paths.test-support.ts';
+import { tagFilterMachine, tagsStartingWith } from './tag-filter.machine.ts';
+import type { Etiqueta, TagFilterEvent } from './tag-filter.types.ts';
+
+const TAGS: Etiqueta[] = [
+  { id: 1, nombre: 'Animales' },
+  { id: 2, nombre: 'Árboles' },
+  { id: 3, nombre: 'Arte' },
+  { id: 4, nombre: 'Música' },
+  { id: 5, nombre: 'Deportes' },
+  { id: 6, nombre: 'Ciencia' },
+];
+const NAME = new Map(TAGS.map((tag) => [tag.id, tag.nombre]));
+const ALL_NAMES = TAGS.map((tag) => tag.nombre);
+
+/** What the list shows for each text of the model, written out (accents and case ignored). */
+const LISTED: Record<string, string[]> = { '': ALL_NAMES, AR: ['Árboles', 'Arte'], xyz: [] };
+/** The chip for each filter the model can reach, written out (SPEC §2: up to 3 names, then 'y N más'). */
+function expectedChip(applied: number[]): string {
+  if (applied.length === 0) return 'Etiqueta';
+  const names = applied.map((id) => NAME.get(id)!);
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} y ${names.length - 3} más` : names.join(', ');
+}
+
+type Snapshot = SnapshotFrom<typeof tagFilterMachine>;
+const FOUR = [1, 4, 5, 6];
+
+const events: TagFilterEvent[] = [
+  { type: 'tagFilter.open' },
+  { type: 'tagFilter.type', text: 'AR' },
+  { type: 'tagFilter.type', text: 'xyz' },
+  { type: 'tagFilter.type', text: '' },
+  ...[2, 3, 4].map((id) => ({ type: 'tagFilter.select' as const, id })),
+  ...[2, 3, 4, 1, 5, 6].map((id) => ({ type: 'tagFilter.unselect' as const, id })),
+  { type: 'tagFilter.apply' },
+  { type: 'tagFilter.cancel' },
+  { type: 'tagFilter.dismiss' },
+  { type: 'tagFilter.clear' },
+  { type: 'tagFilter.sync', applied: FOUR },
+  { type: 'tagFilter.sync', applied: [] },
+];
+
+const paths = coveringPaths(tagFilterMachine, {
+  events,
+  input: {},
+  // Which tags exactly does not matter to the machine's structure: how many does (0, some, more than 3).
+  abstractState: (snapshot) =>
+    JSON.stringify([
+      snapshot.value,
+      snapshot.context.text,
+      Math.min(snapshot.context.applied.length, 4),
+      Math.min(snapshot.context.selected.length, 2),
+    ]),
+  // A user can only tick a listed, unticked tag, untick a ticked one, and retype another text.
+  filterEvents: (snapshot, event) => {
+    const { text, selected, applied } = snapshot.context;
+    if (event.type === 'tagFilter.select') return (LISTED[text] ?? []).includes(NAME.get(event.id)!) && !selected.includes(event.id);
+    if (event.type === 'tagFilter.unselect') return selected.includes(event.id);
+    if (event.type === 'tagFilter.type') return event.text !== text;
+    if (event.type === 'tagFilter.sync') return applied.join() !== event.applied.join();
+    return true;
+  },
+  extraFeatures: (snapshot) => [
+    ...(snapshot.matches('closed') && snapshot.context.applied.length > 3 ? ["chip with 'y N más'"] : []),
+    ...(snapshot.matches('closed') && snapshot.context.applied.length > 0 ? ['chip with names'] : []),
+    ...(snapshot.hasTag('open') ? [`list for '${snapshot.context.text}'`] : []),
+    ...(snapshot.matches({ open: 'someSelected' }) && snapshot.context.selected.length > 1 ? ['several selected'] : []),
+  ],
+});
+
+let user: UserEvent;
+let address: number[];
+let setAddress: (ids: number[]) => void;
+
+/** The host as the list will be: the filter lives in the address, the popover writes it there. */
+function Host() {
+  const [ids, setIds] = useState<number[]>([]);
+  address = ids;
+  setAddress = setIds;
+  const onApply = useCallback((applied: number[]) => setIds(applied), []);
+  const onClear = useCallback(() => setIds([]), []);
+  return (
+    <div>
+      <p>Lista de videos</p>
+      <TagFilterPopover tags={TAGS} appliedIds={ids} onApply={onApply} onClear={onClear} />
+    </div>
+  );
+}
+
+beforeEach(() => {
+  user = userEvent.setup({ delay: null });
+  renderWithTheme(<Host />);
+});
+
+const dialog = () => screen.getByRole('dialog', { name: 'Filtrar por etiquetas' });
+const chip = (snapshot: Snapshot) => screen.getByRole('button', { name: expectedChip(snapshot.context.applied) });
+const applyButton = () => within(dialog()).getByRole('button', { name: 'Aplicar' });
+
+const executors = {
+  'tagFilter.open': async ({ state }: { state: Snapshot }) => user.click(chip(state)),
+  'tagFilter.type': async ({ event }: { event: TagFilterEvent }) => {
+    const input = within(dialog()).getByPlaceholderText('Introduzca un tag');
+    await user.clear(input);
+    if (event.type === 'tagFilter.type' && event.text) await user.type(input, event.text);
+  },
+  'tagFilter.select': async ({ event }: { event: TagFilterEvent }) => {
+    if (event.type !== 'tagFilter.select') return;
+    await user.click(within(dialog()).getByRole('checkbox', { name: NAME.get(event.id)! }));
+  },
+  'tagFilter.unselect': async ({ event }: { event: TagFilterEvent }) => {
+    if (event.type !== 'tagFilter.unselect') return;
+    await user.click(within(dialog()).getByRole('button', { name: `Quitar ${NAME.get(event.id)!}` }));
+  },
+  'tagFilter.apply': async () => user.click(applyButton()),
+  'tagFilter.cancel': async () => user.click(within(dialog()).getByRole('button', { name: 'Cancelar' })),
+  'tagFilter.dismiss': async () => user.click(screen.getByText('Lista de videos')),
+  'tagFilter.clear': async () => user.click(screen.getByRole('button', { name: 'Quitar filtro de etiquetas' })),
+  // The address changed elsewhere (a tag link on a card, 'Todos', restored filters).
+  'tagFilter.sync': async ({ event }: { event: TagFilterEvent }) => {
+    if (event.type === 'tagFilter.sync') act(() => setAddress(event.applied));
+  },
+} satisfies Record<TagFilterEvent['type'], (step: { state: Snapshot; event: TagFilterEvent }) => Promise<unknown>>;
+
+function expectFilterInEffect(snapshot: Snapshot) {
+  expect(address).toEqual(snapshot.context.applied);
+  expect(chip(snapshot)).toBeInTheDocument();
+  const clear = screen.queryByRole('button', { name: 'Quitar filtro de etiquetas' });
+  if (snapshot.context.applied.length > 0) expect(clear).toBeInTheDocument();
+  else expect(clear).not.toBeInTheDocument();
+}
+
+const states = {
+  '#tagFilter.closed': (snapshot: Snapshot) => {
+    expectFilterInEffect(snapshot);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(chip(snapshot)).toHaveAttribute('aria-expanded', 'false');
+  },
+  '#tagFilter.open': (snapshot: Snapshot) => {
+    expectFilterInEffect(snapshot);
+    expect(chip(snapshot)).toHaveAttribute('aria-expanded', 'true');
+    const { text, selected } = snapshot.context;
+    const popover = within(dialog());
+    expect(popover.getByPlaceholderText('Introduzca un tag')).toHaveValue(text);
+    const listed = LISTED[text]!;
+    const boxes = popover.queryAllByRole('checkbox');
+    expect(boxes.map((box) => box.closest('.mantine-Checkbox-root')?.textContent)).toEqual(listed);
+    for (const box of boxes) {
+      const id = TAGS.find((tag) => tag.nombre === box.closest('.mantine-Checkbox-root')?.textContent)!.id;
+      if (selected.includes(id)) expect(box).toBeChecked();
+      else expect(box).not.toBeChecked();
+    }
+    if (listed.length === 0) expect(popover.getByText('Ninguna etiqueta empieza por ese texto')).toBeVisible();
+    expect(popover.getByRole('button', { name: 'Cancelar' })).toBeEnabled();
+  },
+  '#tagFilter.open.noneSelected': () => {
+    const popover = within(dialog());
+    expect(popover.getByText('No hay etiquetas seleccionadas')).toBeVisible();
+    expect(popover.queryByText('Etiquetas seleccionadas')).not.toBeInTheDocument();
+    expect(popover.queryAllByRole('button', { name: /^Quitar / })).toEqual([]);
+    expect(applyButton()).toBeDisabled();
+  },
+  '#tagFilter.open.someSelected': (snapshot: Snapshot) => {
+    const popover = within(dialog());
+    expect(popover.getByText('Etiquetas seleccionadas')).toBeVisible();
+    expect(popover.queryByText('No hay etiquetas seleccionadas')).not.toBeInTheDocument();
+    const removers = popover.getAllByRole('button', { name: /^Quitar / });
+    expect(removers.map((button) => button.getAttribute('aria-label'))).toEqual(
+      snapshot.context.selected.map((id) => `Quitar ${NAME.get(id)!}`),
+    );
+    expect(applyButton()).toBeEnabled();
+  },
+};
+
+describe('tag filter model', () => {
+  for (const { name, path } of paths) {
+    it(name, async () => {
+      await path.test({ states, events: executors as never });
+    }, 120_000);
+  }
+});
+
+describe('tag filter model coverage', () => {
+  itCoversEveryStateAndTransition(tagFilterMachine, paths);
+
+  it('shows the chip with more than 3 tags, a text with no match and a selection of several tags', () => {
+    const features = new Set(paths.flatMap((path) => path.features));
+    for (const feature of ["chip with 'y N más'", "list for 'xyz'", "list for 'AR'", 'several selected']) {
+      expect(features).toContain(feature);
+    }
+  });
+
+  it('stays a handful of UI walks', () => {
+    expect(paths.length).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('tagsStartingWith (SPEC §2: names starting with the text, ignoring case; accents too)', () => {
+  it('ignores case and accents on both sides, and spaces around the text', () => {
+    expect(tagsStartingWith(TAGS, 'ar').map((tag) => tag.nombre)).toEqual(['Árboles', 'Arte']);
+    expect(tagsStartingWith(TAGS, 'ÁR').map((tag) => tag.nombre)).toEqual(['Árboles', 'Arte']);
+    expect(tagsStartingWith(TAGS, ' musi ').map((tag) => tag.nombre)).toEqual(['Música']);
+    expect(tagsStartingWith(TAGS, 'música').map((tag) => tag.nombre)).toEqual(['Música']);
+  });
+
+  it('matches the start of the name only', () => {
+    expect(tagsStartingWith(TAGS, 'sica')).toEqual([]);
+    expect(tagsStartingWith(TAGS, 'tes')).toEqual([]);
+  });
+
+  it('lists every tag for an empty text', () => {
+    expect(tagsStartingWith(TAGS, '')).toEqual(TAGS);
+  });
+});
+
+describe('tag filter popover, beyond the model', () => {
+  it('Escape closes without applying, and the next opening starts from the filter in effect', async () => {
+    act(() => setAddress([3]));
+    await user.click(screen.getByRole('button', { name: 'Arte' }));
+    await user.click(within(dialog()).getByRole('checkbox', { name: 'Música' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(address).toEqual([3]);
+    await user.click(screen.getByRole('button', { name: 'Arte' }));
+    expect(within(dialog()).getByRole('checkbox', { name: 'Arte' })).toBeChecked();
+    expect(within(dialog()).getByRole('checkbox', { name: 'Música' })).not.toBeChecked();
+  });
+
+  it('applies the tags in the order they were ticked', async () => {
+    await user.click(screen.getByRole('button', { name: 'Etiqueta' }));
+    for (const name of ['Música', 'Animales', 'Ciencia', 'Arte']) {
+      await user.click(within(dialog()).getByRole('checkbox', { name }));
+    }
+    await user.click(applyButton());
+    expect(address).toEqual([4, 1, 6, 3]);
+    expect(screen.getByRole('button', { name: 'Música, Animales, Ciencia y 1 más' })).toBeInTheDocument();
+  });
+
+  it('emits the applied ids and the clearing for any host that listens', () => {
+    const actor = createActor(tagFilterMachine, { input: { applied: [5] } }).start();
+    const heard: unknown[] = [];
+    actor.on('*', (event) => heard.push(event));
+    actor.send({ type: 'tagFilter.open' });
+    actor.send({ type: 'tagFilter.select', id: 2 });
+    actor.send({ type: 'tagFilter.apply' });
+    actor.send({ type: 'tagFilter.clear' });
+    expect(heard).toEqual([{ type: 'tagFilter.applied', ids: [5, 2] }, { type: 'tagFilter.cleared' }]);
+    actor.stop();
+  });
+});
