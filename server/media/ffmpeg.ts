@@ -1,0 +1,376 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * ffmpeg and ffprobe: where they are, and the few jobs the library needs of them (probe an upload,
+ * make its thumbnail and animated preview, make demo videos). Programs are run directly (execFile,
+ * no shell), at most MEDIA_JOBS at a time, at a lower CPU priority than the server.
+ */
+
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    if (executable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The binary an installer package ships (`{ path }`), if it is installed and executable here. */
+function fromPackage(name: '@ffmpeg-installer/ffmpeg' | '@ffprobe-installer/ffprobe'): string | undefined {
+  try {
+    const found = (createRequire(import.meta.url)(name) as { path?: unknown }).path;
+    return typeof found === 'string' && executable(found) ? found : undefined;
+  } catch {
+    return undefined; // not installed, or no binary for this platform (the packages throw a string)
+  }
+}
+
+let located: MediaTools | undefined;
+
+/**
+ * ffmpeg and ffprobe: the system's (on PATH) when present, else the binaries of the
+ * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages. Throws when one is missing.
+ */
+export function mediaTools(): MediaTools {
+  if (located) return located;
+  const ffmpeg = onPath('ffmpeg') ?? fromPackage('@ffmpeg-installer/ffmpeg');
+  const ffprobe = onPath('ffprobe') ?? fromPackage('@ffprobe-installer/ffprobe');
+  if (!ffmpeg || !ffprobe) {
+    throw new Error(
+      `${!ffmpeg ? 'ffmpeg' : 'ffprobe'} was not found: install ffmpeg (e.g. apt-get install ffmpeg) or the npm packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe`,
+    );
+  }
+  located = { ffmpeg, ffprobe };
+  return located;
+}
+
+// ---- bounded concurrency --------------------------------------------------------------------
+
+export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
+/** Runs at most `concurrency` tasks at once; the others wait their turn, first come first served. */
+export function createLimiter(concurrency: number): Limiter {
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency must be a positive integer');
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active < concurrency) active += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over on release
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
+
+/** One or two media programs at a time (two on a machine with two or more cores). */
+export const mediaJobs: Limiter = createLimiter(Math.max(1, Math.min(2, os.availableParallelism())));
+
+export class MediaToolError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+    this.name = 'MediaToolError';
+  }
+}
+
+interface RunOptions {
+  /** killed after this long (default 5 minutes) */
+  timeoutMs?: number;
+}
+
+/** Runs a program with arguments (no shell) in a media-job slot; answers its standard output. */
+function run(program: string, args: string[], options: RunOptions = {}): Promise<string> {
+  return mediaJobs(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const child = execFile(
+          program,
+          args,
+          { timeout: options.timeoutMs ?? 5 * 60_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+          (error, stdout, stderr) => {
+            if (!error) return resolve(stdout);
+            const detail = stderr
+              .split('\n')
+              .filter((line) => line.trim() !== '' && !line.startsWith('Fontconfig'))
+              .slice(-5)
+              .join('\n');
+            const why = error.killed ? 'was stopped (time limit)' : `failed (${error.code ?? error.signal ?? 'error'})`;
+            reject(new MediaToolError(`${path.basename(program)} ${why}${detail ? `: ${detail}` : ''}`, stderr));
+          },
+        );
+        if (child.pid !== undefined) {
+          try {
+            os.setPriority(child.pid, 10); // the server's requests come first
+          } catch {
+            // not permitted here: run at normal priority
+          }
+        }
+      }),
+  );
+}
+
+const ffmpeg = (args: string[], options?: RunOptions) => run(mediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], options);
+
+// ---- probe -----------------------------------------------------------------------------------
+
+export interface ProbeResult {
+  /** seconds (0 when unknown) */
+  durationSeconds: number;
+  /** a moving picture: a video stream that is not a still image or cover art */
+  hasVideo: boolean;
+  hasAudio: boolean;
+  width?: number;
+  height?: number;
+  videoCodec?: string;
+  /** e.g. yuv420p (what browsers play) */
+  pixelFormat?: string;
+  /** ffprobe's format name, e.g. `mov,mp4,m4a,3gp,3g2,mj2` */
+  formatName: string;
+}
+
+/** A file ffprobe cannot read as media at all. */
+export class NotMediaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotMediaError';
+  }
+}
+
+interface FfprobeStream {
+  codec_type?: string;
+  codec_name?: string;
+  pix_fmt?: string;
+  width?: number;
+  height?: number;
+  duration?: string;
+  disposition?: { attached_pic?: number };
+}
+
+/** Still images, and text files ffprobe reads as text-mode "video" (a `.txt` is ANSI art to it). */
+const NOT_MOVING_PICTURE_FORMAT = /(?:^|,)(?:image2|[a-z0-9]+_pipe|png|apng|webp|bmp|tiff|tty|bin|xbin|adf|idf)(?:,|$)/;
+const TEXT_MODE_CODECS = new Set(['ansi', 'bintext', 'xbin', 'idf']);
+
+/** Duration and streams of a media file; NotMediaError when it is not one. */
+export async function probe(file: string, options?: RunOptions): Promise<ProbeResult> {
+  let output: string;
+  try {
+    output = await run(mediaTools().ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path.resolve(file)], options);
+  } catch (error) {
+    if (error instanceof MediaToolError && !/stopped/.test(error.message)) throw new NotMediaError(`not a media file: ${error.message}`);
+    throw error;
+  }
+  const info = JSON.parse(output) as { format?: { duration?: string; format_name?: string }; streams?: FfprobeStream[] };
+  const streams = info.streams ?? [];
+  const formatName = info.format?.format_name ?? '';
+  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const seconds = (value: string | undefined) => (value !== undefined && Number.isFinite(Number(value)) ? Number(value) : 0);
+  const durationSeconds = seconds(info.format?.duration) || Math.max(0, ...streams.map((s) => seconds(s.duration)));
+  return {
+    durationSeconds,
+    hasVideo:
+      video !== undefined && durationSeconds > 0 && !NOT_MOVING_PICTURE_FORMAT.test(formatName) && !TEXT_MODE_CODECS.has(video.codec_name ?? ''),
+    hasAudio: streams.some((s) => s.codec_type === 'audio'),
+    ...(video?.width ? { width: video.width } : {}),
+    ...(video?.height ? { height: video.height } : {}),
+    ...(video?.codec_name ? { videoCodec: video.codec_name } : {}),
+    ...(video?.pix_fmt ? { pixelFormat: video.pix_fmt } : {}),
+    formatName,
+  };
+}
+
+// ---- thumbnails and previews ------------------------------------------------------------------
+
+const seconds = (s: number) => s.toFixed(3);
+
+async function nonEmpty(file: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(file)).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A JPEG thumbnail `width` pixels wide (default 640) of the frame at ~10 % of the video. */
+export async function makeThumbnail(video: string, out: string, options: { width?: number; durationSeconds?: number } = {}): Promise<void> {
+  const width = options.width ?? 640;
+  const duration = options.durationSeconds ?? (await probe(video)).durationSeconds;
+  const frame = (at: number) =>
+    ffmpeg(['-ss', seconds(at), '-i', path.resolve(video), '-map', '0:v:0', '-frames:v', '1', '-update', '1', '-vf', `scale=${width}:-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)]);
+  await fs.promises.rm(out, { force: true });
+  await frame(duration * 0.1);
+  if (!(await nonEmpty(out))) await frame(0); // a seek past the last frame writes nothing
+  if (!(await nonEmpty(out))) throw new MediaToolError('ffmpeg made no thumbnail: the video has no frame', '');
+}
+
+/**
+ * A short, muted animated preview (mp4, H.264 yuv420p, +faststart), `width` pixels wide (default
+ * 320), 12 frames a second: four 1.5-second moments of a video of 12 seconds or more, else its first
+ * seconds from ~10 %, at most 4 seconds.
+ */
+export async function makePreview(video: string, out: string, options: { width?: number; durationSeconds?: number } = {}): Promise<void> {
+  const width = options.width ?? 320;
+  const duration = options.durationSeconds ?? (await probe(video)).durationSeconds;
+  const clips: { start: number; length: number }[] =
+    duration >= 12
+      ? [0.15, 0.35, 0.55, 0.75].map((at) => ({ start: duration * at, length: 1.5 }))
+      : [{ start: duration * 0.1, length: Math.max(0.5, Math.min(4, duration * 0.9)) }];
+  const inputs = clips.flatMap((c) => ['-ss', seconds(c.start), '-t', seconds(c.length), '-i', path.resolve(video)]);
+  const scaled = clips.map((_, i) => `[${i}:v:0]scale=${width}:-2,setsar=1,fps=12,setpts=PTS-STARTPTS[v${i}]`);
+  const joined = `${clips.map((_, i) => `[v${i}]`).join('')}concat=n=${clips.length}:v=1:a=0,format=yuv420p[out]`;
+  await ffmpeg([
+    ...inputs,
+    '-filter_complex',
+    [...scaled, joined].join(';'),
+    '-map',
+    '[out]',
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    path.resolve(out),
+  ]);
+}
+
+// ---- generated test videos ----------------------------------------------------------------------
+
+/** lavfi sources cheap enough to make many short videos quickly. */
+export const TEST_PATTERNS = ['testsrc2', 'smptebars', 'testsrc', 'smptehdbars', 'rgbtestsrc', 'pal100bars', 'yuvtestsrc', 'cellauto', 'life'] as const;
+export type TestPattern = (typeof TEST_PATTERNS)[number];
+
+export interface TestVideoOptions {
+  seconds: number;
+  pattern: TestPattern;
+  /** the sine tone of the sound track */
+  toneHz: number;
+  /** written over the picture (with a running clock) when a font is available */
+  label?: string;
+  /** rotates the colours (degrees), so videos of one pattern differ */
+  hue?: number;
+  width?: number;
+  height?: number;
+}
+
+const FONT_CANDIDATES = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf',
+  '/usr/share/fonts/TTF/DejaVuSans-Bold.ttf',
+  '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf',
+  '/usr/share/fonts/liberation-sans/LiberationSans-Bold.ttf',
+  '/Library/Fonts/Arial.ttf',
+  '/System/Library/Fonts/Supplemental/Arial.ttf',
+];
+
+/** A font file for drawtext, whose path needs no escaping in a filter graph. */
+function labelFont(): string | undefined {
+  return FONT_CANDIDATES.find((f) => /^[\w/.-]+$/.test(f) && fs.existsSync(f));
+}
+
+function source(pattern: TestPattern, width: number, height: number): string {
+  switch (pattern) {
+    case 'cellauto':
+      return `cellauto=size=${width / 2}x${height / 2}:rate=24:rule=30,scale=${width}:${height}:flags=neighbor`;
+    case 'life':
+      return `life=size=${width / 4}x${height / 4}:rate=12:mold=10:ratio=0.1:death_color=#C83232:life_color=#00ff00,scale=${width}:${height}:flags=neighbor,fps=24`;
+    default:
+      return `${pattern}=size=${width}x${height}:rate=24`;
+  }
+}
+
+/**
+ * A short test video: a lavfi pattern with a sine tone, H.264 (yuv420p) + AAC in mp4 with
+ * +faststart, 640x360 by default, encoded with the ultrafast preset.
+ */
+export async function generateTestVideo(out: string, options: TestVideoOptions): Promise<void> {
+  const width = options.width ?? 640;
+  const height = options.height ?? 360;
+  if (width % 4 !== 0 || height % 4 !== 0) throw new Error('width and height must be multiples of 4');
+  if (!(options.seconds > 0 && options.seconds <= 600)) throw new Error('seconds must be from 0 to 600');
+  const filters = [source(options.pattern, width, height)];
+  if (options.hue) filters.push(`hue=h=${Math.round(options.hue)}`);
+  const font = labelFont();
+  let textDir: string | undefined;
+  try {
+    if (font && options.label) {
+      // The texts go through files, so no character of a label needs filter-graph escaping.
+      textDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-label-'));
+      const labelFile = path.join(textDir, 'label.txt');
+      const clockFile = path.join(textDir, 'clock.txt');
+      await fs.promises.writeFile(labelFile, options.label.replace(/[\r\n]+/g, ' '));
+      await fs.promises.writeFile(clockFile, '%{pts:hms}');
+      const size = Math.round(height / 12);
+      filters.push(
+        `drawtext=fontfile=${font}:textfile=${labelFile}:expansion=none:fontsize=${size}:fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=${Math.round(size / 3)}:x=(w-tw)/2:y=h-th-${size}`,
+        `drawtext=fontfile=${font}:textfile=${clockFile}:fontsize=${Math.round(size * 0.7)}:fontcolor=yellow:box=1:boxcolor=black@0.5:x=${Math.round(size / 3)}:y=${Math.round(size / 3)}`,
+      );
+    }
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      filters.join(','),
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=${Math.round(options.toneHz)}:sample_rate=44100`,
+      '-t',
+      seconds(options.seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '28',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '48',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-ac',
+      '1',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      path.resolve(out),
+    ]);
+  } finally {
+    if (textDir) await fs.promises.rm(textDir, { recursive: true, force: true });
+  }
+}
