@@ -21,7 +21,7 @@ export const http = createOpenApiHttp<paths>({ baseUrl: window.location.origin }
 /** A problem answer (RFC 9457) as the server gives it: `application/problem+json`, a catalogue type. */
 export function problem(status: number, type: ProblemType, detail?: string) {
   const body: Problem = { type, title: type, status, ...(detail ? { detail } : {}) };
-  return HttpResponse.json(body, { status, headers: { 'Content-Type': 'application/problem+json' } });
+  return HttpResponse.json<Problem>(body, { status, headers: { 'Content-Type': 'application/problem+json' } });
 }
 
 const base64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
