@@ -1,14 +1,10 @@
 import type { AnchorHTMLAttributes, Ref } from 'react';
-import { Anchor, Button, Menu, type AnchorProps, type ButtonProps, type MenuItemProps } from '@mantine/core';
+import { Button, Menu, type ButtonProps, type MenuItemProps } from '@mantine/core';
 import { createLink } from '@tanstack/react-router';
 
 /** Mantine components as type-safe router links (TanStack Router `createLink`). */
 
 type AsAnchor<P> = P & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, keyof P | 'color'> & { ref?: Ref<HTMLAnchorElement> };
-
-function MantineAnchor(props: AsAnchor<AnchorProps>) {
-  return <Anchor {...props} />;
-}
 
 function MantineButtonAnchor(props: AsAnchor<ButtonProps>) {
   return <Button component="a" {...props} />;
@@ -18,6 +14,5 @@ function MantineMenuItemAnchor(props: AsAnchor<MenuItemProps>) {
   return <Menu.Item component="a" {...props} />;
 }
 
-export const AnchorLink = createLink(MantineAnchor);
 export const ButtonLink = createLink(MantineButtonAnchor);
 export const MenuItemLink = createLink(MantineMenuItemAnchor);

@@ -13,7 +13,7 @@ interface StatusPageProps {
 }
 
 /** A full-page status: big code, its message, one way out. Used by 404, 405 and 500. */
-export function StatusPage({ code, message, action }: StatusPageProps) {
+function StatusPage({ code, message, action }: StatusPageProps) {
   return (
     <Center mih="100vh" p="md" component="main">
       <Stack align="center" gap="xs" ta="center">

@@ -3,7 +3,7 @@
  * The role and user are read from its (unverified) claims for display and
  * route guards; the server verifies the signature on every call.
  */
-export const TOKEN_KEY = 'token';
+const TOKEN_KEY = 'token';
 
 export interface TokenClaims {
   user: string;
@@ -55,8 +55,4 @@ export function decodeClaims(token: string | null): TokenClaims | null {
   } catch {
     return null;
   }
-}
-
-export function isAdminToken(token: string | null): boolean {
-  return decodeClaims(token)?.role === 'admin';
 }

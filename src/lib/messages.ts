@@ -1,12 +1,13 @@
 /**
- * Every user-facing Spanish message of SPEC.md §5 and §8, written once.
+ * Every user-facing Spanish message of SPEC.md §5 and §8 the app shows, written once.
  * Components and machines look messages up here by the server's problem `type`
- * (or by a named key); no Spanish message is written twice in the app.
+ * (or by a named key); no Spanish message is written twice in the app. An area adds
+ * the texts of the spec when it first shows them (nothing here waits unused).
  */
 
 const GENERIC = 'Ha ocurrido un error';
 
-export const loginMessages: Record<string, string> = {
+const loginMessages: Record<string, string> = {
   'user-doesnt-exist': 'Usuario o contraseña invalida',
   'wrong-password': 'Usuario o contraseña invalida',
   'access-denied': 'Acceso no permitido',
@@ -14,13 +15,13 @@ export const loginMessages: Record<string, string> = {
   'number-of-login-attempts-exceeded': 'Número de intentos de loggin excedido',
 };
 
-export const registerMessages: Record<string, string> = {
+const registerMessages: Record<string, string> = {
   'users-exists': 'Este nombre de usuario ya está en uso',
   'register-invitation-expired': 'Esta invitación ha expirado',
   'register-invitation-was-used': 'Esta invitación ya ha sido utilizada',
 };
 
-export const ssoMessages: Record<string, string> = {
+const ssoMessages: Record<string, string> = {
   'tao-token expired': 'El token ha expirado',
   invalid: 'El token es invalido',
   'invalid-signature': 'El token es invalido',
@@ -36,13 +37,6 @@ export function loginMessage(type: string | undefined): string {
   return (type && loginMessages[type]) || GENERIC;
 }
 
-/** MFA error text: 401 is a wrong code, attempts exceeded has its own text. */
-export function mfaMessage(status: number | undefined, type: string | undefined): string {
-  if (type === 'number-of-login-attempts-exceeded') return mfaMessages.attemptsExceeded;
-  if (status === 401) return mfaMessages.invalidCode;
-  return GENERIC;
-}
-
 export function registerMessage(type: string | undefined): string {
   return (type && registerMessages[type]) || GENERIC;
 }
@@ -55,28 +49,7 @@ export const genericError = GENERIC;
 
 export const validationMessages = {
   required: '* Este campo es obligatorio',
-  max100: '* Este campo no puede contener más de 100 carácteres',
-  max255: '* Este campo no puede contener más de 255 carácteres',
-  max1024: '* Este campo no puede contener más de 1024 carácteres',
-  min3: '* Este campo no puede contener menos de 3 carácteres',
-  optionalMin3: '* Si este campo es informado, no puede contener menos de 3 carácteres',
   passwordsMismatch: 'Las contraseñas no coinciden',
-} as const;
-
-export const toastMessages = {
-  ratingError: 'Error al guardar la puntuación',
-  favoriteAddError: 'Error al añadir el video a favoritos',
-  favoriteRemoveError: 'Error al quitar el video de favoritos',
-  videoSaveError: 'No se ha podido guardar el video',
-  videoDeleteError: 'Ha ocurrido un error tratando de eliminar el video',
-  tagsLoadError: 'Error al recuperar la lista de etiquetas',
-  usersLoadError: 'Error al recuperar la lista de usuarios',
-  rated: (stars: number) => `Video puntuado con ${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
-  favoriteAdded: 'Video añadido a favoritos',
-  favoriteRemoved: 'Video quitado de favoritos',
-  videoUpdated: 'El video se ha modificado correctamente',
-  videoDeleted: 'El video se ha eliminado con éxito',
-  videoCreated: 'El video se ha creado correctamente',
 } as const;
 
 export const dialogMessages = {

@@ -5,5 +5,3 @@ export const statisticsTables = [
   { id: 'vmv', title: 'Videos más visualizados', columns: ['Videos', 'Visualizaciones'] },
   { id: 'vmr', title: 'Videos mejor valorados', columns: ['Videos', 'Puntuación'] },
 ] as const;
-
-export type StatisticsTableId = (typeof statisticsTables)[number]['id'];

@@ -3,9 +3,8 @@ import { Notification, Stack } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
 import { TOAST_FADE_DURATION_MS } from '../../../machines/toast/toast.machine.ts';
+import { appLabels } from '../../components/app-labels.ts';
 import { toastStore as appToastStore, type ToastActor, type ToastStore } from './toast.store.ts';
-
-const CLOSE_LABEL = 'Cerrar';
 
 /** The toasts, top-right, newest last. Rendered once, in the root route. */
 export function ToastViewport({ store = appToastStore }: { store?: ToastStore }) {
@@ -39,7 +38,7 @@ function ToastItem({ actor }: { actor: ToastActor }) {
       icon={success ? <IconCheck size={20} /> : <IconX size={20} />}
       withBorder
       mod={{ kind, fading }}
-      closeButtonProps={{ 'aria-label': CLOSE_LABEL }}
+      closeButtonProps={{ 'aria-label': appLabels.close }}
       onClose={() => actor.send({ type: 'toast.close' })}
       onMouseEnter={() => actor.send({ type: 'toast.pointer.enter' })}
       onMouseLeave={() => actor.send({ type: 'toast.pointer.leave' })}

@@ -1,7 +1,7 @@
 /** The video list's filters in the address (SPEC.md §2): q, tag, fav, upload-date, score, not-seen. */
 export const videoSearchKeys = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'] as const;
 
-export type VideoSearchKey = (typeof videoSearchKeys)[number];
+type VideoSearchKey = (typeof videoSearchKeys)[number];
 export type VideoSearch = Partial<Record<VideoSearchKey, string>>;
 
 /**
