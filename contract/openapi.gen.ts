@@ -491,7 +491,7 @@ export interface components {
             urlPreview: string | null;
             urlVideo: string;
             etiquetas: components["schemas"]["Etiqueta"][];
-            /** @description Visible to all users (false: admins only). */
+            /** @description Visible to all users (false: only administrators and users of the video's organisation). */
             isVisible: boolean;
             organizacionId: string | null;
             nombreUsuarioAlta: string;

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, DialectName } from './database.ts';
 import * as m20261121T1000 from './migrations/2026-11-21T1000-accounts.ts';
 import * as m20261122T1000 from './migrations/2026-11-22T1000-library.ts';
@@ -31,7 +31,10 @@ class StaticProvider implements MigrationProvider {
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(db.dialect) });
+  // PostgreSQL: name the schema of the migration tables. Without it Kysely looks for them in every
+  // schema and, finding another schema's (tests run one schema each, in parallel), never creates its own.
+  const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -27,8 +27,19 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('fecha_alta', 'varchar(32)', (c) => c.notNull())
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .execute();
-  // The list: ready videos, newest first (also serves the upload-date filters).
-  await db.schema.createIndex('videos_list_idx').on('videos').columns(['status', 'fecha_alta desc', 'id desc']).execute();
+  // The list: ready videos, newest first (also the upload-date filters). It covers the columns of the
+  // visibility and score filters, so a page is found without reading the (wide) rows it skips.
+  await db.schema
+    .createIndex('videos_list_idx')
+    .on('videos')
+    .columns(['status', 'fecha_alta desc', 'id desc', 'is_visible', 'organizacion', 'rating_sum', 'rating_count'])
+    .execute();
+  // The same columns by id: counting the videos of a tag probes this narrow index, not the rows.
+  await db.schema
+    .createIndex('videos_filter_by_id_idx')
+    .on('videos')
+    .columns(['id', 'status', 'fecha_alta', 'is_visible', 'organizacion', 'rating_sum', 'rating_count'])
+    .execute();
   await db.schema.createIndex('videos_created_by_idx').on('videos').column('created_by').execute();
 
   await idColumn(db.schema.createTable('tags'), dialect)

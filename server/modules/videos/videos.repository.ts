@@ -80,10 +80,19 @@ function visibleTo(viewer: Viewer): RawBuilder<unknown>[] {
   return conditions;
 }
 
-function filterConditions(viewer: Viewer, query: VideoListQuery): RawBuilder<unknown>[] {
+/**
+ * The conditions of the filters. `tagsBy`: `exists` suits a page (walking the list newest first, it
+ * stops after the page), `in` suits a count (it starts from the tags' videos).
+ */
+function filterConditions(viewer: Viewer, query: VideoListQuery, tagsBy: 'exists' | 'in'): RawBuilder<unknown>[] {
   const conditions = visibleTo(viewer);
   if (query.tagIds && query.tagIds.length > 0) {
-    conditions.push(sql`v.id in (select vt.video_id from video_tags vt where vt.tag_id in (${sql.join(query.tagIds)}))`);
+    const tags = sql.join(query.tagIds);
+    conditions.push(
+      tagsBy === 'exists'
+        ? sql`exists (select 1 from video_tags vt where vt.video_id = v.id and vt.tag_id in (${tags}))`
+        : sql`v.id in (select vt.video_id from video_tags vt where vt.tag_id in (${tags}))`,
+    );
   }
   if (query.favorited !== undefined) conditions.push(query.favorited ? sql`s.favorito = 1` : sql`coalesce(s.favorito, 0) = 0`);
   if (query.notSeen !== undefined) conditions.push(query.notSeen ? sql`coalesce(s.visto, 0) = 0` : sql`s.visto = 1`);
@@ -110,23 +119,30 @@ function textMatch(dialect: DialectName, words: string[]): { join: RawBuilder<un
 }
 
 const stateJoin = (userId: number) => sql`left join video_user_states s on s.video_id = v.id and s.user_id = ${userId}`;
+const usesState = (query: VideoListQuery) => query.favorited !== undefined || query.notSeen !== undefined;
+const NEWEST = sql`v.fecha_alta desc, v.id desc`;
 
-/** One page of the videos the viewer may see that pass the filters: best text match first, then newest. */
+/**
+ * One page of the videos the viewer may see that pass the filters: best text match first, then
+ * newest. One statement: the page's ids are chosen on narrow data (the list index, the text index),
+ * then only those rows are read with the viewer's own state.
+ */
 export async function listVideoPage(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<ViewedVideoRow[]> {
   const match = textMatch(dialect, query.words);
-  const order = match ? sql`${match.rank}, v.fecha_alta desc, v.id desc` : sql`v.fecha_alta desc, v.id desc`;
-  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS} from videos v ${match?.join ?? sql``} ${stateJoin(viewer.userId)}
-    where ${joinAnd(filterConditions(viewer, query))}
-    order by ${order} limit ${query.limit} offset ${query.offset}`.execute(db);
+  const page = sql`select v.id${match ? sql`, ${match.rank} as rank` : sql``} from videos v ${match?.join ?? sql``}
+    ${usesState(query) ? stateJoin(viewer.userId) : sql``}
+    where ${joinAnd(filterConditions(viewer, query, 'exists'))}
+    order by ${match ? sql`${match.rank}, ${NEWEST}` : NEWEST} limit ${query.limit} offset ${query.offset}`;
+  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS} from (${page}) p join videos v on v.id = p.id ${stateJoin(viewer.userId)}
+    order by ${match ? sql`p.rank, ${NEWEST}` : NEWEST}`.execute(db);
   return result.rows;
 }
 
 /** How many videos the viewer may see pass the filters. */
 export async function countVideos(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<number> {
   const match = textMatch(dialect, query.words);
-  const needsState = query.favorited !== undefined || query.notSeen !== undefined;
-  const result = await sql<{ n: number }>`select count(*) as n from videos v ${match?.join ?? sql``} ${needsState ? stateJoin(viewer.userId) : sql``}
-    where ${joinAnd(filterConditions(viewer, query))}`.execute(db);
+  const result = await sql<{ n: number }>`select count(*) as n from videos v ${match?.join ?? sql``} ${usesState(query) ? stateJoin(viewer.userId) : sql``}
+    where ${joinAnd(filterConditions(viewer, query, 'in'))}`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
 }
 

@@ -2,12 +2,13 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
 import type { VideoStatus } from '../../db/schema.ts';
-import { ASSET_ID_PATTERN, mediaUrl } from '../../media/signed-urls.ts';
+import { ASSET_ID_PATTERN } from '../../media/signed-urls.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.repository.ts';
 import { parseListQuery, type ListVideosParams } from './list-query.ts';
+import { signedMediaUrl } from './media-urls.ts';
 import {
   addToRating,
   countVideos,
@@ -74,9 +75,9 @@ export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buff
     visto: row.visto === 1,
     posicion: row.posicion === null ? null : Number(row.posicion),
     fechaAlta: row.fecha_alta,
-    urlVideo: mediaUrl(urlKey, row.id_externo, 'video.mp4', at),
-    urlThumbnail: row.has_thumbnail === 1 ? mediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at) : null,
-    urlPreview: row.has_preview === 1 ? mediaUrl(urlKey, row.id_externo, 'preview.mp4', at) : null,
+    urlVideo: signedMediaUrl(urlKey, row.id_externo, 'video.mp4', at),
+    urlThumbnail: row.has_thumbnail === 1 ? signedMediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at) : null,
+    urlPreview: row.has_preview === 1 ? signedMediaUrl(urlKey, row.id_externo, 'preview.mp4', at) : null,
     etiquetas,
     isVisible: row.is_visible === 1,
     organizacionId: row.organizacion,
