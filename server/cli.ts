@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
+import { DEFAULT_DEMO_VIDEOS, describeDemo, loadDemo, MAX_DEMO_VIDEOS } from './media/demo.ts';
+import { setMediaJobPriority } from './media/ffmpeg.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import type { AccountsContext } from './modules/accounts/accounts-context.ts';
@@ -25,6 +27,8 @@ Commands:
   block <user>                           block a user (ends their sessions)
   unblock <user>                         unblock a user
   reset-otp <user>                       make the user set up the second factor again at next sign-in
+  demo [--videos N]                      load a demo library: N short generated videos (default 24), tags,
+                                         users of two organisations, views, ratings, favourites
   help                                   show this help
 
 The database is the one the server uses: DATABASE_URL (PostgreSQL) or DATA_DIR (SQLite).`;
@@ -108,6 +112,17 @@ const commands: Record<string, Command> = {
   async unblock(ctx, args) {
     const user = await changeUser(ctx, null, (await userNamed(ctx, oneUserArgument(args, 'unblock'))).id, { bloqueado: false });
     return `${user.user} is unblocked.`;
+  },
+
+  async demo(ctx, args) {
+    const { values, positionals } = parseArgs({ args, options: { videos: { type: 'string' } }, allowPositionals: true, strict: true });
+    if (positionals.length > 0) throw new UsageError('demo takes only --videos N');
+    const videos = values.videos === undefined ? DEFAULT_DEMO_VIDEOS : Number(values.videos);
+    if (!Number.isInteger(videos) || videos < 1 || videos > MAX_DEMO_VIDEOS) throw new UsageError(`--videos must be a whole number from 1 to ${MAX_DEMO_VIDEOS}`);
+    setMediaJobPriority(0); // nothing else to serve here: ffmpeg at normal priority
+    process.stderr.write(`Loading the demo library (${videos} videos; ffmpeg makes the missing ones)…\n`);
+    const report = await loadDemo(ctx, { videos, onProgress: (line) => process.stderr.write(`  ${line}\n`) });
+    return describeDemo(report, ctx.config);
   },
 
   async 'reset-otp'(ctx, args) {
