@@ -3,6 +3,7 @@ import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { ErrorPage, NotFoundPage } from './components/status-page.tsx';
 import { createAuth } from './features/auth/session-actor.ts';
 import { createQueryClient } from './lib/query-client.ts';
+import { createToastStore } from './lib/toasts.ts';
 import { routeTree } from './routeTree.gen.ts';
 
 export interface CreateAppOptions {
@@ -13,9 +14,9 @@ export interface CreateAppOptions {
 }
 
 /**
- * The whole app, built fresh: the query cache, the session and the router that hands both to
- * every route through its context. main.tsx calls it once; each test builds its own. Nothing is
- * started by importing a module.
+ * The whole app, built fresh: the query cache, the session, the toasts and the router that hands
+ * them to every route through its context. main.tsx calls it once; each test builds its own.
+ * Nothing is started by importing a module.
  */
 export function createApp({ history, retryDelay }: CreateAppOptions = {}) {
   const queryClient = createQueryClient({
@@ -25,10 +26,11 @@ export function createApp({ history, retryDelay }: CreateAppOptions = {}) {
   });
   // Ending the session goes to '/' through the router: no page load.
   const auth = createAuth({ queryClient, goToLogin: () => void router.navigate({ to: '/' }) });
+  const toasts = createToastStore();
   const router = createRouter({
     routeTree,
     ...(history ? { history } : {}),
-    context: { queryClient, auth },
+    context: { queryClient, auth, toasts },
     Wrap: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
     defaultPreload: 'intent',
     // TanStack Query owns caching: the router always asks it (its staleTime decides).
@@ -42,6 +44,7 @@ export function createApp({ history, retryDelay }: CreateAppOptions = {}) {
     router,
     queryClient,
     auth,
+    toasts,
     /** Stops the session (tests call it when they finish). */
     dispose: () => auth.stop(),
   };

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestModel, getStateNodes, toDirectedGraph, type DirectedGraphNode, type TestParam } from 'xstate/graph';
 import type { SnapshotFrom } from 'xstate';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
-import { createToastStore, type ToastStore } from '../../src/features/toast/toast.store.ts';
-import { ToastViewport } from '../../src/features/toast/toast-viewport.tsx';
+import { createToastStore, type ToastStore } from '../../src/lib/toasts.ts';
+import { ToastViewport } from '../../src/components/toast-viewport.tsx';
 import { TOAST_DURATION_MS, TOAST_FADE_DURATION_MS, toastMachine } from './toast.machine.ts';
 import type { ToastEvent, ToastInput } from './toast.types.ts';
 

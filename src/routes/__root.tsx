@@ -1,13 +1,18 @@
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { ErrorPage, NotFoundPage } from '../components/status-page.tsx';
+import { ToastViewport } from '../components/toast-viewport.tsx';
 import type { Auth } from '../features/auth/session-actor.ts';
-import { ToastViewport } from '../features/toast/toast-viewport.tsx';
+import type { ToastStore } from '../lib/toasts.ts';
 
-/** What every route gets from `createApp` (src/router.tsx): loaders read the cache, guards the role. */
+/**
+ * What every route gets from `createApp` (src/router.tsx): loaders read the query cache, guards
+ * the role, and an area's write actors are made with the cache (and the toasts) they update.
+ */
 export interface RouterContext {
   queryClient: QueryClient;
   auth: Auth;
+  toasts: ToastStore;
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({
@@ -17,10 +22,11 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 });
 
 function RootLayout() {
+  const { toasts } = Route.useRouteContext();
   return (
     <>
       <Outlet />
-      <ToastViewport />
+      <ToastViewport store={toasts} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { AuthArea } from '../features/auth/auth-area.tsx';
 import { currentUserQuery } from '../features/auth/auth.queries.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
 import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
+import { ssoMessage } from '../lib/messages.ts';
 
 interface AuthSearch extends VideoSearch {
   /** Single sign-on token (SPEC.md §2). */
@@ -39,12 +40,14 @@ export const Route = createFileRoute('/_auth')({
 function AuthLayout() {
   const { xwikiid } = Route.useSearch();
   const navigate = useNavigate();
-  const { auth } = Route.useRouteContext();
+  const { auth, toasts } = Route.useRouteContext();
 
   return (
     <AuthArea
       ssoToken={xwikiid ?? null}
       onSsoTokenUsed={() => void navigate({ to: '.', search: ({ xwikiid: _used, ...rest }) => rest, replace: true })}
+      // SPEC.md §4: single sign-on toasts are effectively persistent.
+      onSsoFailure={(errorType) => toasts.show({ kind: 'error', message: ssoMessage(errorType ?? undefined), persistent: true })}
       sso={appSsoMachine}
       session={auth.session}
     >

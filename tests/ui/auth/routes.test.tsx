@@ -2,22 +2,15 @@
  * The auth routes in the real app ('/', '/register', the '_auth' layout), with only the network
  * replaced: Mock Service Worker answers the API, its handlers typed against openapi.yaml.
  */
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
-import { toastStore } from '../../../src/features/toast/toast.store.ts';
+import { describe, expect, it } from 'vitest';
 import { getToken, storeToken } from '../../../src/lib/auth-token.ts';
 import { authMessages, dialogMessages, loginMessage } from '../../../src/lib/messages.ts';
 import { XSRF_TOKEN, http, problem, server, sessionToken } from '../../utils/msw.ts';
 import { renderApp } from '../../utils/render-app.tsx';
 
 const SESSION = sessionToken({ user: 'ana', role: 'user' });
-
-afterEach(async () => {
-  // The toast store is still one for the whole page: close what a test left open.
-  act(() => toastStore.getSnapshot().forEach((entry) => toastStore.close(entry.id)));
-  await waitFor(() => expect(toastStore.getSnapshot()).toHaveLength(0));
-});
 
 describe("route '/'", () => {
   it('signs in with the second factor and goes to /videos', async () => {

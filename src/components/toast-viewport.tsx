@@ -2,12 +2,12 @@ import { useSyncExternalStore } from 'react';
 import { Notification, Stack } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
-import { TOAST_FADE_DURATION_MS } from '../../../machines/toast/toast.machine.ts';
-import { appLabels } from '../../components/app-labels.ts';
-import { toastStore as appToastStore, type ToastActor, type ToastStore } from './toast.store.ts';
+import { TOAST_FADE_DURATION_MS } from '../../machines/toast/toast.machine.ts';
+import type { ToastActor, ToastStore } from '../lib/toasts.ts';
+import { appLabels } from './app-labels.ts';
 
-/** The toasts, top-right, newest last. Rendered once, in the root route. */
-export function ToastViewport({ store = appToastStore }: { store?: ToastStore }) {
+/** The toasts, top-right, newest last. Rendered once, in the root route, with the app's store. */
+export function ToastViewport({ store }: { store: ToastStore }) {
   const entries = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   if (entries.length === 0) return null;
   return (

@@ -1,6 +1,6 @@
 import { createActor, type ActorRefFrom } from 'xstate';
-import { toastMachine } from '../../../machines/toast/toast.machine.ts';
-import type { ToastInput } from '../../../machines/toast/toast.types.ts';
+import { toastMachine } from '../../machines/toast/toast.machine.ts';
+import type { ToastInput } from '../../machines/toast/toast.types.ts';
 
 export type ToastActor = ActorRefFrom<typeof toastMachine>;
 
@@ -11,8 +11,9 @@ export interface ToastEntry {
 
 /**
  * The toasts on screen: one toast actor per message, dropped when it reaches `closed`.
- * A plain external store (subscribe/getSnapshot) so it works from anywhere — machines'
- * actors, query callbacks, components — and React reads it with useSyncExternalStore.
+ * A plain external store (subscribe/getSnapshot) that React reads with useSyncExternalStore.
+ * `createApp` makes the app's one store and hands it to routes through the router context
+ * (`toasts`); whatever shows a toast (a route's callback, an area's write actors) receives it.
  */
 export function createToastStore(logic: typeof toastMachine = toastMachine) {
   let entries: readonly ToastEntry[] = [];
@@ -52,14 +53,3 @@ export function createToastStore(logic: typeof toastMachine = toastMachine) {
 }
 
 export type ToastStore = ReturnType<typeof createToastStore>;
-
-/** The app's one toast store, rendered by <ToastViewport/> in the root route. */
-export const toastStore = createToastStore();
-
-export function showToast(input: ToastInput): string {
-  return toastStore.show(input);
-}
-
-export function closeToast(id: string): void {
-  toastStore.close(id);
-}
