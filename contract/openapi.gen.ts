@@ -11,7 +11,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and readiness (database reachable). */
+        /**
+         * Liveness and readiness (database reachable).
+         * @description Public, for load balancers and monitoring. 200 while the database answers a query, 503
+         *     (`service-unavailable`) when it does not. Also sets the `XSRF-TOKEN` cookie for a client that has none.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -78,7 +82,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account from an invitation; answers like a login (enrol the second factor next). */
+        /**
+         * Create an account from an invitation; answers like a login (enrol the second factor next).
+         * @description The invitation fixes the role, e-mail and organisation. The user name (3–64 ASCII letters, digits,
+         *     `.`, `_`, `-`; surrounding spaces are dropped) must be free whatever its case (409 `users-exists`);
+         *     the password has 8–128 characters (400 `invalid-password`). Unknown invitation: 404; used or
+         *     expired: 410. The answer is a pending token, as for a password sign-in.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -93,7 +103,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user. */
+        /**
+         * The signed-in user.
+         * @description The profile of the session's user; 401 when the session has ended (user blocked, role changed,
+         *     token expired).
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -293,7 +307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All users (admin). */
+        /**
+         * All users (admin).
+         * @description Every account, by user name, with its role, blocked flag and second-factor state.
+         */
         get: operations["listUsuarios"];
         put?: never;
         post?: never;
@@ -318,7 +335,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Promote or downgrade a user, or block and unblock them (admin). */
+        /**
+         * Promote or downgrade a user, or block and unblock them (admin).
+         * @description Any change ends the user's sessions at once. An administrator cannot demote or block themself, and
+         *     the last unblocked administrator cannot be demoted or blocked (409 `conflict`).
+         */
         patch: operations["patchUsuario"];
         trace?: never;
     };
@@ -329,10 +350,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Invitations, newest first (admin). */
+        /**
+         * Invitations, newest first (admin).
+         * @description Every invitation with its state (used, expiry); the secret tokens are never listed again.
+         */
         get: operations["listInvitations"];
         put?: never;
-        /** Invite a person by e-mail (admin); answers the token and the registration link. */
+        /**
+         * Invite a person by e-mail (admin); answers the token and the registration link.
+         * @description The token is shown once (only its hash is kept) and is valid for 7 days by default. The role
+         *     defaults to `user` and the organisation to the inviting administrator's.
+         */
         post: operations["createInvitation"];
         delete?: never;
         options?: never;
@@ -352,7 +380,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an unused invitation (admin). */
+        /**
+         * Revoke an unused invitation (admin).
+         * @description 404 for an unknown invitation, 409 `conflict` once it has been used.
+         */
         delete: operations["deleteInvitation"];
         options?: never;
         head?: never;
@@ -366,7 +397,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Dashboard data (admin) — the info boxes, or one page of one table. */
+        /**
+         * Dashboard data (admin) — the info boxes, or one page of one table.
+         * @description `option=infoBox` answers the counters; `option=infoTable` with `table` answers one page
+         *     (`limit`, `offset`) of that table.
+         */
         get: operations["getStatistics"];
         put?: never;
         post?: never;
@@ -384,7 +419,7 @@ export interface components {
          * @description The error catalogue (SPEC.md §8 server types, login/register keys, and the product's own).
          * @enum {string}
          */
-        ProblemType: "validation-error" | "invalid-password" | "internal-server-error" | "invalid-authorization-header" | "invalid-access-token" | "authorization-header-not-present" | "unauthorized-role" | "user-doesnt-exist" | "wrong-password" | "access-denied" | "blocked-user" | "number-of-login-attempts-exceeded" | "users-exists" | "register-invitation-expired" | "register-invitation-was-used" | "tao-token expired" | "invalid-signature" | "invalid" | "resource-not-found" | "invitation token expired" | "invalid-mfa-token" | "xsrf-token-mismatch" | "payload-too-large" | "unsupported-media-type" | "method-not-allowed" | "not-implemented" | "sso-not-configured" | "conflict" | "range-not-satisfiable" | "service-unavailable";
+        ProblemType: "validation-error" | "invalid-password" | "internal-server-error" | "invalid-authorization-header" | "invalid-access-token" | "authorization-header-not-present" | "unauthorized-role" | "user-doesnt-exist" | "wrong-password" | "access-denied" | "blocked-user" | "number-of-login-attempts-exceeded" | "users-exists" | "register-invitation-expired" | "register-invitation-was-used" | "tao-token expired" | "invalid-signature" | "invalid" | "resource-not-found" | "invitation token expired" | "invalid-mfa-token" | "xsrf-token-mismatch" | "payload-too-large" | "unsupported-media-type" | "method-not-allowed" | "not-implemented" | "sso-not-configured" | "conflict" | "range-not-satisfiable" | "service-unavailable" | "request-header-fields-too-large" | "request-timeout";
         Problem: {
             type: components["schemas"]["ProblemType"];
             title: string;
@@ -407,9 +442,20 @@ export interface components {
         };
         /** @enum {string} */
         OtpState: "OTP_DISABLED" | "OTP_REQUIRED" | "OTP_ACTIVED";
+        /**
+         * @description A user name as typed to sign in. Not checked against the rule of new names (NewUsername):
+         *     any name that is not an account's gets the same `wrong-password` answer.
+         */
         Username: string;
-        /** @description 8 to 128 characters for new passwords (checked by the server as invalid-password). */
+        /**
+         * @description 3 to 64 ASCII letters, digits, `.`, `_` or `-` (no look-alike Unicode letters); spaces around
+         *     it are dropped. Unique whatever its case.
+         */
+        NewUsername: string;
+        /** @description A password as typed to sign in. */
         Password: string;
+        /** @description 8 to 128 characters (Unicode code points); refused as `invalid-password`. */
+        NewPassword: string;
         LoginRequest: {
             user: components["schemas"]["Username"];
             password: components["schemas"]["Password"];
@@ -437,8 +483,8 @@ export interface components {
             mfaCode: string;
         };
         RegisterRequest: {
-            user: components["schemas"]["Username"];
-            password: components["schemas"]["Password"];
+            user: components["schemas"]["NewUsername"];
+            password: components["schemas"]["NewPassword"];
             /** @description The invitation token. */
             token: string;
         };
@@ -615,7 +661,10 @@ export interface components {
             path: "/bloqueado";
             value: boolean;
         })[];
-        /** Format: email */
+        /**
+         * Format: email
+         * @description An e-mail address (local part of letters, digits and !#$%&'*+/=?^_`{|}~- in dot-separated runs; a domain name with at least one dot).
+         */
         Email: string;
         InvitationCreate: {
             email: components["schemas"]["Email"];
@@ -743,6 +792,7 @@ export interface operations {
             };
             503: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
+            "4XX": components["responses"]["Problem"];
         };
     };
     login: {

@@ -10,12 +10,10 @@ import { mediaModule } from './modules/media/routes.ts';
 import { etiquetasModule } from './modules/etiquetas/routes.ts';
 import { videosModule } from './modules/videos/routes.ts';
 import { loadContract, type Contract } from './openapi/contract.ts';
-import type { Handlers } from './openapi/handlers.ts';
-import { registerOperations } from './openapi/register-operations.ts';
+import { registerModules } from './openapi/modules.ts';
 import { validateResponses, type ResponseViolation } from './openapi/response-validation.ts';
-import { registerProblemHandling } from './plugins/problems.ts';
+import { clientErrorHandler, frameworkErrors, registerProblemHandling } from './plugins/problems.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
-import type { SecuritySchemes } from './plugins/security.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { checkXsrf, registerXsrfCookie } from './plugins/xsrf.ts';
 import { loadSecrets } from './secrets.ts';
@@ -27,6 +25,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** tests pass an array: every /api response is checked against openapi.yaml and violations collected */
   responseViolations?: ResponseViolation[];
+  /** modules wired after the server's own (tests use it to check how buildApp wires modules) */
+  extraModules?: (ctx: AppContext) => ServerModule[];
 }
 
 let contract: Contract | undefined;
@@ -39,23 +39,33 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // While closing, requests still arriving get a 503 problem from registerProblemHandling instead.
+    return503OnClosing: false,
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
   });
 
   const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   if (!options.db) app.addHook('onClose', async () => db.close());
+  try {
+    await wire(app, db, options);
+  } catch (error) {
+    // e.g. two modules claiming one operation: nothing is left open behind the error
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promise<void> {
+  const { config } = options;
   await migrateToLatest(db);
 
   const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log };
   app.decorate('ctx', ctx);
 
   await app.register(fastifyCookie);
-  app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-  // Files sent to signed upload locations are streamed by their handler, not parsed.
-  for (const type of ['application/octet-stream', /^video\//, /^image\//]) {
-    app.addContentTypeParser(type, (_request, payload, done) => done(null, payload));
-  }
 
   registerProblemHandling(app);
   registerSecurityHeaders(app);
@@ -65,16 +75,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.responseViolations) validateResponses(app, contract, options.responseViolations);
 
   const modules: ServerModule[] = [healthModule(ctx), accountsModule(ctx), videosModule(ctx), etiquetasModule(ctx), mediaModule(ctx)];
-  const handlers: Handlers = Object.assign({}, ...modules.map((m) => m.handlers));
-  const schemes = Object.assign({ xsrf: checkXsrf }, ...modules.map((m) => m.security ?? {})) as SecuritySchemes;
-  registerOperations(app, contract, handlers, schemes);
+  if (options.extraModules) modules.push(...options.extraModules(ctx));
+  const { unimplemented } = await registerModules(app, contract, modules, { schemes: { xsrf: checkXsrf } });
+  app.decorate('unimplementedOperations', unimplemented);
+  if (unimplemented.length > 0) app.log.info({ operations: unimplemented }, 'operations without a handler answer 501');
 
   await registerSpa(app, config.clientDir);
-  return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** operationIds of openapi.yaml no module handles yet (they answer 501) */
+    unimplementedOperations: string[];
   }
 }

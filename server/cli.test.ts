@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../tests/utils/server-harness.ts';
 import { rootDir } from './config.ts';
 import { findUserByKey } from './modules/accounts/accounts.repository.ts';
-import { createFirstAdmin, invitationTokenOf, inviteUser, registerAndEnrol, type TestUser } from './modules/accounts/accounts.test-support.ts';
+import { createFirstAdmin, invitationTokenOf, inviteUser, registerAndEnrol, type TestUser } from '../tests/utils/accounts.ts';
 
 interface CliResult {
   code: number;

@@ -1,7 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyBodyParser, FastifyContentTypeParser, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import type { Handlers } from './openapi/handlers.ts';
+import type { Handlers, OperationId } from './openapi/handlers.ts';
 import type { Secrets } from './secrets.ts';
 import type { SecuritySchemes } from './plugins/security.ts';
 
@@ -13,8 +13,31 @@ export interface AppContext {
   log: FastifyBaseLogger;
 }
 
-/** A server module: the handlers of its operations and, optionally, security schemes it implements. */
+/**
+ * A body parser a module needs for the content types its operations accept (Fastify itself reads
+ * `application/json`; every `+json` type of openapi.yaml is read as JSON too). `contentType` is an
+ * exact media type or a RegExp tested on the Content-Type header.
+ */
+export type ContentTypeParserSpec =
+  | { contentType: string | RegExp; parseAs: 'string'; parser: FastifyBodyParser<string> }
+  | { contentType: string | RegExp; parseAs: 'buffer'; parser: FastifyBodyParser<Buffer> }
+  | { contentType: string | RegExp; parseAs?: undefined; parser: FastifyContentTypeParser };
+
+/**
+ * A server module: the handlers of its operations and what they need from the server. buildApp
+ * registers each module's operations in a scope of their own, where its content-type parsers and its
+ * plugin apply (and nowhere else).
+ */
 export interface ServerModule {
+  /** names the module in start-up errors */
+  name?: string;
   handlers: Handlers;
+  /** security schemes of openapi.yaml the module implements */
   security?: Partial<SecuritySchemes>;
+  /** body limits (bytes) of its operations, where the server-wide BODY_LIMIT does not fit */
+  bodyLimits?: Partial<Record<OperationId, number>>;
+  /** parsers of the request bodies its operations accept (see `streamedBody` for files sent as they are) */
+  contentTypeParsers?: ContentTypeParserSpec[];
+  /** run inside the module's scope before its routes: hooks, decorators, plugins of its own */
+  plugin?: FastifyPluginAsync;
 }

@@ -3,11 +3,13 @@ import type { Contract, OperationSpec, Schema } from './contract.ts';
 import type { Handlers } from './handlers.ts';
 import { HttpProblem } from '../plugins/problems.ts';
 import { enforceSecurity, type SecuritySchemes } from '../plugins/security.ts';
-import { bodyAjv, textAjv } from './validation.ts';
+import { bodyAjv, compileTextValidator } from './validation.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     operationId?: string;
+    /** false while no module supplies the operation's handler (it answers 501) */
+    implemented?: boolean;
   }
 }
 
@@ -27,31 +29,61 @@ function mediaMatches(contentType: string, accepted: string[]): boolean {
   return accepted.some((a) => (a.endsWith('/*') ? type.startsWith(a.slice(0, -1)) : type === a));
 }
 
+function hasBody(request: FastifyRequest): boolean {
+  return Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+}
+
 const notImplemented = async (request: FastifyRequest): Promise<never> => {
   throw new HttpProblem(501, 'not-implemented', `${request.routeOptions.config.operationId ?? 'this operation'} is not implemented yet`);
 };
 
 /**
- * Registers every operation of the contract as a route: security first (onRequest, before the
- * body is read), then the content type, then Ajv validation of path, query, headers and body
- * against openapi.yaml, then the handler. An operation without a handler answers 501.
+ * What every operation route needs, set once on the root instance before any route: the request
+ * decorations the security schemes fill, and the validators (bodies as sent; path, query and headers
+ * as text, integers in decimal digits only).
+ */
+export function prepareOperations(app: FastifyInstance): void {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('pending', null);
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    // Ajv's validate function is what Fastify expects: it returns false and lists `errors`.
+    if (httpPart !== 'body') return compileTextValidator(schema as Schema);
+    const { [OPTIONAL_BODY]: optional, ...bodySchema } = schema as Schema;
+    const validate = bodyAjv.compile(bodySchema);
+    if (!optional) return validate;
+    // An optional body that was not sent is valid (Fastify would check `null` against the schema); a
+    // JSON `null` that was sent is checked like any other body. Fastify passes the request as parentData
+    // to a validator that has a schemaEnv.
+    const validateOptional = (data: unknown, context?: { parentData?: FastifyRequest }) => {
+      const request = context?.parentData;
+      const sent = !request || hasBody(request);
+      const valid = (!sent && (data === null || data === undefined)) || validate(data);
+      validateOptional.errors = valid ? null : validate.errors;
+      return valid;
+    };
+    validateOptional.errors = null as typeof validate.errors;
+    validateOptional.schemaEnv = validate.schemaEnv;
+    return validateOptional;
+  });
+}
+
+/** Marks the body schema of an operation whose request body is optional (`requestBody.required: false`). */
+const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * Registers operations of the contract as routes on `app` (the root, or a module's own scope):
+ * security first (onRequest, before the body is read), then the content type, then Ajv validation
+ * of path, query, headers and body against openapi.yaml, then the handler. An operation without a
+ * handler answers 501.
  */
 export function registerOperations(
   app: FastifyInstance,
-  contract: Contract,
+  operations: OperationSpec[],
   handlers: Handlers,
   schemes: SecuritySchemes,
   bodyLimits: Partial<Record<string, number>> = {},
 ): void {
-  app.decorateRequest('principal', null);
-  app.decorateRequest('pending', null);
-
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    // Ajv's validate function is what Fastify expects: it returns false and lists `errors`.
-    return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as Schema);
-  });
-
-  for (const op of contract.operations) {
+  for (const op of operations) {
     const handler = (handlers as Record<string, unknown>)[op.operationId] as
       | ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>)
       | undefined;
@@ -62,7 +94,7 @@ export function registerOperations(
     if (params) schema.params = params;
     if (querystring) schema.querystring = querystring;
     if (headers) schema.headers = headers;
-    if (op.body?.schema) schema.body = op.body.schema;
+    if (op.body?.schema) schema.body = op.body.required ? op.body.schema : { ...op.body.schema, [OPTIONAL_BODY]: true };
     const accepted = op.body?.contentTypes ?? [];
     const bodyLimit = bodyLimits[op.operationId];
 
@@ -70,16 +102,16 @@ export function registerOperations(
       method: op.method,
       url: op.url,
       schema,
-      config: { operationId: op.operationId },
+      config: { operationId: op.operationId, implemented: handler !== undefined },
       ...(bodyLimit ? { bodyLimit } : {}),
       onRequest: async (request) => enforceSecurity(request, op.security, schemes),
       preParsing: async (request, _reply, payload) => {
         const contentType = request.headers['content-type'];
-        const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-        if (op.body && hasBody && (!contentType || !mediaMatches(contentType, accepted))) {
+        const sent = hasBody(request);
+        if (op.body && sent && (!contentType || !mediaMatches(contentType, accepted))) {
           throw new HttpProblem(415, 'unsupported-media-type', `send the body as ${accepted.join(' or ')}`);
         }
-        if (op.body?.required && !hasBody) {
+        if (op.body?.required && !sent) {
           throw new HttpProblem(400, 'validation-error', 'body: is required', [{ field: 'body', message: 'is required' }]);
         }
         return payload;
@@ -88,6 +120,38 @@ export function registerOperations(
         const result = await (handler ?? notImplemented)(request, reply);
         if (reply.sent) return reply;
         return result;
+      },
+    });
+  }
+}
+
+/**
+ * A path of the contract called with a method it does not have answers 405 `method-not-allowed` with
+ * `Allow` listing the methods it has (HEAD wherever GET is, as Fastify answers HEAD from GET).
+ * Answered on request, before any body is read. Unknown paths stay 404.
+ */
+export function registerMethodNotAllowed(app: FastifyInstance, contract: Contract): void {
+  const byUrl = new Map<string, Set<string>>();
+  for (const op of contract.operations) {
+    const methods = byUrl.get(op.url) ?? new Set<string>();
+    methods.add(op.method);
+    if (op.method === 'GET') methods.add('HEAD');
+    byUrl.set(op.url, methods);
+  }
+  for (const [url, methods] of byUrl) {
+    const allow = [...methods].sort().join(', ');
+    const others = app.supportedMethods.filter((m) => !methods.has(m));
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url,
+      onRequest: async (request) => {
+        throw new HttpProblem(405, 'method-not-allowed', `${request.method} is not an operation of this path; it allows ${allow}`, undefined, {
+          Allow: allow,
+        });
+      },
+      handler: async () => {
+        throw new HttpProblem(405, 'method-not-allowed', `this path allows ${allow}`, undefined, { Allow: allow });
       },
     });
   }

@@ -1,12 +1,12 @@
 import { URI, type TOTP } from 'otpauth';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { call, type TestServer } from '../../../tests/utils/server-harness.ts';
-import { findUserById } from './accounts.repository.ts';
-import { firstAdministratorLink } from './bootstrap.ts';
-import { sessionTokenFor } from './login.service.ts';
+import { call, type TestServer } from './server-harness.ts';
+import { findUserById } from '../../server/modules/accounts/accounts.repository.ts';
+import { firstAdministratorLink } from '../../server/modules/accounts/bootstrap.ts';
+import { sessionTokenFor } from '../../server/modules/accounts/login.service.ts';
 
-/** Helpers of the accounts tests (not part of the server build). */
+/** Accounts helpers for the tests of every area: sign-in, invitations, the first administrator, TOTP codes. */
 
 export interface TestUser {
   id: number;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { findUserByKey } from './accounts.repository.ts';
-import { authenticatorOf, claimsOf, createFirstAdmin, inviteUser, login, type TestUser } from './accounts.test-support.ts';
+import { authenticatorOf, claimsOf, createFirstAdmin, inviteUser, login, type TestUser } from '../../../tests/utils/accounts.ts';
 import { changeUser } from './users.service.ts';
 
 describeOnEachDatabase('accounts: sign-in with user and password', (server) => {

@@ -13,7 +13,7 @@ import {
   sessionOf,
   wrongCode,
   type TestUser,
-} from './accounts.test-support.ts';
+} from '../../../tests/utils/accounts.ts';
 import { changeUser, resetOtp } from './users.service.ts';
 
 describeOnEachDatabase('accounts: second factor (TOTP)', (server) => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { findUserByKey } from './accounts.repository.ts';
-import { authenticatorOf, claimsOf, invitationTokenOf, mfa, register, registerAndEnrol, type TestUser } from './accounts.test-support.ts';
+import { authenticatorOf, claimsOf, invitationTokenOf, mfa, register, registerAndEnrol, type TestUser } from '../../../tests/utils/accounts.ts';
 import { firstAdministratorLink } from './bootstrap.ts';
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');

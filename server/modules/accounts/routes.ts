@@ -24,6 +24,7 @@ export function accountsModule(ctx: AppContext): ServerModule {
   const sso = makeSsoVerifier(ctx.config.sso);
   prepareDummyHash();
   return {
+    name: 'accounts',
     security: accountsSecurity(ctx),
     handlers: {
       login: async (request) => {

@@ -2,7 +2,7 @@ import { exportSPKI, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { findUserByKey } from './accounts.repository.ts';
-import { claimsOf } from './accounts.test-support.ts';
+import { claimsOf } from '../../../tests/utils/accounts.ts';
 import { changeUser } from './users.service.ts';
 
 const SECRET = 'the-identity-source-shared-secret-0123456789';

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
-import { claimsOf, createFirstAdmin, inviteUser, sessionOf, signIn, type TestUser } from './accounts.test-support.ts';
+import { claimsOf, createFirstAdmin, inviteUser, sessionOf, signIn, type TestUser } from '../../../tests/utils/accounts.ts';
 import { changeUser } from './users.service.ts';
 
 describeOnEachDatabase('accounts: sessions and user administration', (server) => {

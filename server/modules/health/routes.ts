@@ -5,6 +5,7 @@ import { version } from '../../version.ts';
 
 export function healthModule(ctx: AppContext): ServerModule {
   return {
+    name: 'health',
     handlers: {
       getHealth: async () => {
         try {
