@@ -30,6 +30,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const link = await firstAdministratorLink(app.ctx);
+  const libraryEmpty = (await app.ctx.db.kysely.selectFrom('videos').select('id').limit(1).executeTakeFirst()) === undefined;
   const banner = [
     '',
     `  Contenido audiovisual TAO is running at ${config.publicUrl}`,
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     ...(link
       ? ['', '  No administrator exists yet. Open this one-time link to create the first administrator:', `  ${link}`]
       : []),
+    ...(libraryEmpty ? ['', '  The library has no videos yet. To load demo videos, users and ratings:', '  npm run cli -- demo'] : []),
     '',
   ].join('\n');
   process.stdout.write(`${banner}\n`);

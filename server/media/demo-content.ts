@@ -215,5 +215,5 @@ export const DEMO_VIDEOS: readonly DemoVideoText[] = [
   },
 ];
 
-/** Demo videos at these positions (0-based) are not visible to users (administrators see them). */
+/** Demo videos at these positions (0-based) are hidden: only administrators and users of their organisation see them. */
 export const HIDDEN_DEMO_VIDEOS: ReadonlySet<number> = new Set([5, 12, 16]);

@@ -35,14 +35,17 @@ describeOnEachDatabase('demo library (npm run cli -- demo)', (server: () => Test
     expect(describeDemo(first, server().config)).toContain('ana.garcia');
   }, 120_000);
 
-  it('administrators see every video, users only the visible ones, with media that plays', async () => {
+  it('administrators see every video, users the visible ones and the hidden ones of their organisation; the media plays', async () => {
     const admin = await createUser(server(), 'demo-admin', { rol: 'admin' });
     const all = await listAs(admin.session);
     expect(all).toHaveLength(VIDEOS);
-    expect(all.filter((v) => !v.isVisible)).toHaveLength(1);
-    const user = await listAs(await demoUserToken('ana.garcia'));
-    expect(user).toHaveLength(VIDEOS - 1);
-    expect(user.every((v) => v.isVisible)).toBe(true);
+    const hidden = all.filter((v) => !v.isVisible);
+    expect(hidden).toHaveLength(1);
+    const [sameOrganisation, otherOrganisation] = hidden[0]!.organizacionId === 'Organización Sur' ? ['marta.lopez', 'ana.garcia'] : ['ana.garcia', 'marta.lopez'];
+    const other = await listAs(await demoUserToken(otherOrganisation));
+    expect(other).toHaveLength(VIDEOS - 1);
+    expect(other.every((v) => v.isVisible)).toBe(true);
+    expect(await listAs(await demoUserToken(sameOrganisation))).toHaveLength(VIDEOS);
 
     for (const video of all) {
       expect(video.duracion).toBeGreaterThan(1.9);

@@ -19,7 +19,8 @@ import { generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS } f
 /**
  * The demo library: real short mp4 videos made with ffmpeg (distinct test patterns and tones, with
  * thumbnails and animated previews), Spanish texts, tags, users of two organisations, and ratings,
- * favourites and views spread over them; a few videos are not visible to users. Files go through
+ * favourites and views spread over them; a few videos are hidden (isVisible false: only administrators
+ * and users of the video's organisation see them). Files go through
  * the storage interface, rows through the accounts and videos services. Idempotent: what exists
  * (by asset id `demo-video-NN`, by user name) is kept, only what is missing is made.
  */
@@ -209,11 +210,11 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
   let favourites = 0;
   let views = 0;
   for (const { id, video } of created) {
-    if (!video.isVisible) continue; // users cannot see it
     const rnd = random(video.index + 1);
     for (const u of DEMO_USERS) {
       const userId = userIds.get(u.user)!;
       const interest = rnd();
+      if (!video.isVisible && u.organizacion !== video.organizacion) continue; // a hidden video of another organisation
       if (interest < 0.3) continue; // never opened it
       const opened = 1 + Math.floor(rnd() * 4);
       for (let n = 0; n < opened; n++) {
@@ -252,7 +253,7 @@ export function describeDemo(report: DemoReport, config: Pick<Config, 'mediaDir'
     lines.push(`The demo data is already loaded (${report.videosExisting} videos, ${report.usersExisting} users): nothing was changed.`);
   } else {
     lines.push(
-      `Demo data loaded in ${report.seconds.toFixed(1)} s: ${report.videosCreated} videos (${report.hiddenCreated} not visible to users) with thumbnails and previews in ${config.mediaDir}` +
+      `Demo data loaded in ${report.seconds.toFixed(1)} s: ${report.videosCreated} videos (${report.hiddenCreated} hidden from users of the other organisation) with thumbnails and previews in ${config.mediaDir}` +
         `${report.videosExisting ? ` (${report.videosExisting} were already there)` : ''}; ` +
         `${report.tags} tags; ${report.views} views, ${report.ratings} ratings and ${report.favourites} favourites by the demo users.`,
     );
@@ -263,6 +264,6 @@ export function describeDemo(report: DemoReport, config: Pick<Config, 'mediaDir'
     for (const u of report.usersCreated) lines.push(`  ${u.user.padEnd(width)}  ${u.nombre}, ${u.organizacion}`);
   }
   if (report.usersExisting > 0 && report.usersCreated.length > 0) lines.push(`  (${report.usersExisting} demo users existed already and keep their passwords)`);
-  lines.push('', 'Administrators also see the videos hidden from users; the first one is created with the link `npm start` prints.');
+  lines.push('', 'Administrators see every video; the first one is created with the link `npm start` prints.');
   return lines.join('\n');
 }
