@@ -21,6 +21,7 @@ const header = (value: string | string[] | undefined): string | undefined => (Ar
  */
 export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
   return {
+    name: 'media',
     handlers: {
       getMedia: async (request, reply) => {
         const { id, file } = request.params;
