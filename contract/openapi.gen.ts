@@ -124,10 +124,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Videos visible to the user, newest first, filtered. */
+        /**
+         * Videos visible to the user, newest first, filtered.
+         * @description One page (`limit`, `offset`) of the ready videos the caller may see, matching every filter given
+         *     (encodings at the top of this document); newest first, or by relevance with `q`. `X-Total-Count`
+         *     holds the number of matches.
+         */
         get: operations["listVideos"];
         put?: never;
-        /** Create a video from an uploaded asset (admin). */
+        /**
+         * Create a video from an uploaded asset (admin).
+         * @description The asset (`idExterno`) comes from an upload session (`POST /api/uploads`); the video records the
+         *     signed-in administrator as its author.
+         */
         post: operations["createVideo"];
         delete?: never;
         options?: never;
@@ -144,11 +153,18 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One video. */
+        /**
+         * One video.
+         * @description A video the caller may see, with their own rating, favourite, seen mark and position; opening it
+         *     records a view. 404 for a video the caller may not see, as for one that does not exist.
+         */
         get: operations["getVideo"];
         put?: never;
         post?: never;
-        /** Delete a video and its files (admin). */
+        /**
+         * Delete a video and its files (admin).
+         * @description Removes the video and its files; its signed media locations stop working.
+         */
         delete: operations["deleteVideo"];
         options?: never;
         head?: never;
@@ -171,7 +187,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open an upload session (admin); answers signed upload locations. */
+        /**
+         * Open an upload session (admin); answers signed upload locations.
+         * @description A new asset id and a signed, expiring PUT location for its video and its thumbnail; the body (all
+         *     optional) announces their content types and sizes.
+         */
         post: operations["createUpload"];
         delete?: never;
         options?: never;
@@ -188,7 +208,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A fresh signed thumbnail location for an existing asset (used when editing; admin). */
+        /**
+         * A fresh signed thumbnail location for an existing asset (used when editing; admin).
+         * @description For replacing the thumbnail of an existing asset; 404 for an unknown asset.
+         */
         get: operations["getUpload"];
         put?: never;
         post?: never;
@@ -214,7 +237,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** A signed upload location. The body is the file itself, with its content type. */
+        /**
+         * A signed upload location. The body is the file itself, with its content type.
+         * @description Public: the signature and expiry of the location are its credential (403 when they do not match or
+         *     have expired). The file is stored as it arrives; 413 over the size limit, 415 for a content type
+         *     the location does not take.
+         */
         put: operations["putUploadFile"];
         post?: never;
         delete?: never;
@@ -269,10 +297,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All tags, by name. */
+        /**
+         * All tags, by name.
+         * @description Every tag, sorted by name as Spanish readers expect (accents and case do not separate names).
+         */
         get: operations["listEtiquetas"];
         put?: never;
-        /** Create a tag (admin). */
+        /**
+         * Create a tag (admin).
+         * @description Names are 3–50 characters and unique whatever their case (409 when taken).
+         */
         post: operations["createEtiqueta"];
         delete?: never;
         options?: never;
@@ -292,11 +326,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a tag; videos lose it (admin). */
+        /**
+         * Delete a tag; videos lose it (admin).
+         * @description The tag is removed from every video that had it.
+         */
         delete: operations["deleteEtiqueta"];
         options?: never;
         head?: never;
-        /** Rename a tag (admin). */
+        /**
+         * Rename a tag (admin).
+         * @description One `replace` of `/nombre`; the new name must be free whatever its case (409 when taken). Videos keep
+         *     the tag under its new name.
+         */
         patch: operations["patchEtiqueta"];
         trace?: never;
     };
