@@ -16,7 +16,7 @@ describe('generated API types', () => {
     const fresh = fs.readFileSync(out, 'utf8');
     const committed = fs.readFileSync(path.join(root, 'contract/openapi.gen.ts'), 'utf8');
     expect(committed === fresh, 'contract/openapi.gen.ts is stale: run `npm run gen:api` and commit it').toBe(true);
-  });
+  }, 30_000); // runs the generator in a child process: seconds on a busy machine
 
   it('no API type is written by hand: src/ and server/ import them from the generated file', () => {
     const offenders: string[] = [];
