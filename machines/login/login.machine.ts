@@ -1,13 +1,14 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { ATTEMPTS_EXCEEDED, problemOf, secondFactorActors, secondFactorGuards } from '../mfa/mfa.machine.ts';
-import type { LoginAnswer } from '../mfa/mfa.types.ts';
-import type { Credentials, LoginContext, LoginEvent, LoginTag } from './login.types.ts';
+import { endedWith, secondFactorMachine } from '../second-factor/second-factor.machine.ts';
+import { ATTEMPTS_EXCEEDED, problemType } from '../shared/problem.ts';
+import type { Credentials, LoginAnswer, LoginContext, LoginEvent, LoginTag } from './login.types.ts';
 
 const noChallenge = { pendingToken: '', otp: { state: '', user: '' } } as const;
 
 /**
- * The login screen (route '/') of SPEC.md §2/§4: user and password, then the MFA modal
- * (the `mfa` child machine), then the session token is stored and the user goes to /videos.
+ * The login screen (route '/') of SPEC.md §2/§4: user and password, then the second factor (the
+ * `secondFactor` child machine: the MFA modal, then the session token is stored) and the user goes
+ * to /videos. A token the browser cannot store shows 'Ha ocurrido un error'.
  */
 export const loginMachine = setup({
   types: {} as {
@@ -19,18 +20,21 @@ export const loginMachine = setup({
     submitLogin: fromPromise<LoginAnswer, Credentials>(async () => {
       throw new Error('submitLogin is supplied by the app with .provide()');
     }),
-    ...secondFactorActors,
+    // Its mfa and storeToken actors are supplied by the app with .provide().
+    secondFactor: secondFactorMachine,
   },
   actions: {
-    goToVideos: () => {},
+    goToVideos: () => {
+      throw new Error('goToVideos is supplied by the app with .provide()');
+    },
   },
   guards: {
-    ...secondFactorGuards,
+    endedWith,
   },
 }).createMachine({
   id: 'login',
   description: 'Sign-in with user and password plus a second factor.',
-  context: { ...noChallenge, sessionToken: '', errorType: null },
+  context: { ...noChallenge, errorType: null },
   initial: 'idle',
   states: {
     idle: {
@@ -53,7 +57,7 @@ export const loginMachine = setup({
           return { user: event.user, password: event.password };
         },
         onDone: {
-          target: 'mfa',
+          target: 'secondFactor',
           actions: assign({
             pendingToken: ({ event }) => event.output.token,
             otp: ({ event }) => event.output.otp,
@@ -62,45 +66,35 @@ export const loginMachine = setup({
         },
         onError: {
           target: 'idle.rejected',
-          actions: assign({ errorType: ({ event }) => problemOf(event.error).type ?? null }),
+          actions: assign({ errorType: ({ event }) => problemType(event.error) }),
         },
       },
     },
-    mfa: {
-      description: "The 'Autentificación MFA' modal is open over the form (child machine `mfa`).",
+    secondFactor: {
+      description:
+        "The 'Autentificación MFA' modal over the form, then the token is stored with the form disabled (child machine `secondFactor`).",
       invoke: {
-        id: 'mfa',
-        src: 'mfa',
+        id: 'secondFactor',
+        src: 'secondFactor',
         input: ({ context }) => ({ pendingToken: context.pendingToken, otp: context.otp }),
         onDone: [
           {
-            guard: { type: 'isVerified', params: ({ event }) => event.output },
-            target: 'storingToken',
-            actions: assign({
-              sessionToken: ({ event }) => (event.output.outcome === 'verified' ? event.output.token : ''),
-            }),
+            guard: { type: 'endedWith', params: ({ event }) => ({ output: event.output, outcome: 'verified' }) },
+            target: 'signedIn',
+            actions: assign(noChallenge),
           },
           {
-            guard: { type: 'isLocked', params: ({ event }) => event.output },
+            guard: { type: 'endedWith', params: ({ event }) => ({ output: event.output, outcome: 'locked' }) },
             target: 'idle.rejected',
             actions: assign({ ...noChallenge, errorType: ATTEMPTS_EXCEEDED }),
           },
+          {
+            guard: { type: 'endedWith', params: ({ event }) => ({ output: event.output, outcome: 'notStored' }) },
+            target: 'idle.rejected',
+            actions: assign({ ...noChallenge, errorType: null }),
+          },
           { target: 'idle.ready', actions: assign(noChallenge) },
         ],
-      },
-    },
-    storingToken: {
-      description: 'Storing the session token in local storage; the form stays disabled.',
-      tags: ['busy'],
-      invoke: {
-        id: 'storeToken',
-        src: 'storeToken',
-        input: ({ context }) => ({ token: context.sessionToken }),
-        onDone: { target: 'signedIn' },
-        onError: {
-          target: 'idle.rejected',
-          actions: assign({ ...noChallenge, sessionToken: '', errorType: null }),
-        },
       },
     },
     signedIn: {

@@ -1,13 +1,13 @@
+import type { components } from '../../contract/openapi.gen.ts';
 import type { MfaChallenge } from '../mfa/mfa.types.ts';
 
-export interface Credentials {
-  user: string;
-  password: string;
-}
+/** POST /api/login body with user and password. */
+export type Credentials = components['schemas']['LoginRequest'];
+
+/** POST /api/login answer to user and password: a pending token and the OTP state. */
+export type LoginAnswer = components['schemas']['LoginResponse'];
 
 export interface LoginContext extends MfaChallenge {
-  /** The session token the MFA step answered, until it is stored. */
-  sessionToken: string;
   /** Problem type of the last failure (mapped to §8 text by the page); null for the generic error. */
   errorType: string | null;
 }

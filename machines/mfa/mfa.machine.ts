@@ -1,36 +1,14 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import type {
-  MfaContext,
-  MfaEvent,
-  MfaInput,
-  MfaOutput,
-  MfaTag,
-  Problem,
-  SessionTokenOutput,
-  StoreTokenInput,
-  VerifyCodeInput,
-} from './mfa.types.ts';
-
-/** Problem type of a locked sign-in (five wrong codes, or too many login attempts). */
-export const ATTEMPTS_EXCEEDED = 'number-of-login-attempts-exceeded';
+import { ATTEMPTS_EXCEEDED, problemOf, type ProblemFields } from '../shared/problem.ts';
+import type { MfaContext, MfaEvent, MfaInput, MfaOutput, MfaTag, SessionTokenOutput, VerifyCodeInput } from './mfa.types.ts';
 
 /** OTP states for which the modal asks for a code (the first two also show the enrolment steps). */
 const CODE_STATES: readonly string[] = ['OTP_DISABLED', 'OTP_REQUIRED', 'OTP_ACTIVED'];
 
-/** Reads `status` and `type` from whatever an actor rejected with. */
-export function problemOf(error: unknown): Problem {
-  if (typeof error !== 'object' || error === null) return {};
-  const { status, type } = error as Record<string, unknown>;
-  return {
-    ...(typeof status === 'number' ? { status } : {}),
-    ...(typeof type === 'string' ? { type } : {}),
-  };
-}
-
 /**
- * The MFA modal of SPEC.md §2/§4, invoked as a child by the login and registration machines.
+ * The MFA modal of SPEC.md §2/§4, invoked as a child by the second-factor machine (login, registration).
  * It ends with an output: verified (with the session token), cancelled, or locked (attempts
- * exceeded: the parent shows the message on its page and the modal closes).
+ * exceeded: the page shows the message and the modal closes).
  */
 export const mfaMachine = setup({
   types: {} as {
@@ -47,8 +25,8 @@ export const mfaMachine = setup({
   },
   guards: {
     canEnterCode: ({ context }) => CODE_STATES.includes(context.otp.state),
-    isAttemptsExceeded: (_, problem: Problem) => problem.type === ATTEMPTS_EXCEEDED || problem.status === 429,
-    isInvalidCode: (_, problem: Problem) => problem.status === 401,
+    isAttemptsExceeded: (_, problem: ProblemFields) => problem.type === ATTEMPTS_EXCEEDED || problem.status === 429,
+    isInvalidCode: (_, problem: ProblemFields) => problem.status === 401,
   },
 }).createMachine({
   id: 'mfa',
@@ -123,19 +101,3 @@ export const mfaMachine = setup({
     },
   },
 });
-
-/**
- * What a screen that ends in the MFA modal (login, registration) declares alike: the modal as a child
- * machine, the token-storing actor (supplied by the app) and the guards that read the modal's outcome.
- */
-export const secondFactorActors = {
-  mfa: mfaMachine,
-  storeToken: fromPromise<void, StoreTokenInput>(async () => {
-    throw new Error('storeToken is supplied by the app with .provide()');
-  }),
-};
-
-export const secondFactorGuards = {
-  isVerified: (_: unknown, output: MfaOutput) => output.outcome === 'verified',
-  isLocked: (_: unknown, output: MfaOutput) => output.outcome === 'locked',
-};

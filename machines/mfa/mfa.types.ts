@@ -1,29 +1,17 @@
-/** The second-factor state the server reports for the account (SPEC.md §3). */
-export type OtpState = 'OTP_DISABLED' | 'OTP_REQUIRED' | 'OTP_ACTIVED';
+import type { components } from '../../contract/openapi.gen.ts';
 
-/** `otp` of the login/register answer. `state` is a string: an unknown state is possible and handled. */
-export interface OtpInfo {
-  state: OtpState | (string & {});
-  /** otpauth:// URI of a fresh secret, sent for OTP_DISABLED and OTP_REQUIRED. */
-  uri?: string;
-  user: string;
-}
+type Schemas = components['schemas'];
 
-/** POST /api/login (user, password) and POST /api/register answer: a pending token and the OTP state. */
-export interface LoginAnswer {
-  token: string;
-  otp: OtpInfo;
-}
+/**
+ * `otp` of the login/register answer (the contract's OtpInfo), with `state` widened: a newer server
+ * may send a state this client does not know, and the modal handles it (no access).
+ */
+export type OtpInfo = Omit<Schemas['OtpInfo'], 'state'> & { state: Schemas['OtpState'] | (string & {}) };
 
-/** Input of the app's storeToken actor (login, registration, single sign-on). */
-export interface StoreTokenInput {
-  token: string;
-}
-
-/** What the MFA modal needs: the first factor's answer. */
+/** What the MFA modal needs: the first factor's answer (POST /api/login or /api/register). */
 export interface MfaChallenge {
   /** Pending token: only POST /api/mfa accepts it. */
-  pendingToken: string;
+  pendingToken: Schemas['LoginResponse']['token'];
   otp: OtpInfo;
 }
 
@@ -35,24 +23,13 @@ export interface MfaContext extends MfaChallenge {
 
 export type MfaEvent = { type: 'mfa.submit'; code: string } | { type: 'mfa.cancel' };
 
-export interface VerifyCodeInput {
-  pendingToken: string;
-  user: string;
-  mfaCode: string;
-}
+/** POST /api/mfa body, and the pending token that authorises the call. */
+export type VerifyCodeInput = Schemas['MfaRequest'] & { pendingToken: string };
 
-export interface SessionTokenOutput {
-  /** The session token (a JWT with claims user and role). */
-  token: string;
-}
+/** POST /api/mfa answer: the session token (a JWT with claims user and role). */
+export type SessionTokenOutput = Schemas['TokenResponse'];
 
-/** How the modal ended; the parent (login or registration) decides what comes next. */
+/** How the modal ended; the second-factor machine decides what comes next. */
 export type MfaOutput = { outcome: 'verified'; token: string } | { outcome: 'cancelled' } | { outcome: 'locked' };
-
-/** The fields of a problem+json answer the machines look at. Actors reject with an object carrying them. */
-export interface Problem {
-  status?: number;
-  type?: string;
-}
 
 export type MfaTag = 'busy' | 'error';

@@ -1,8 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { problemOf, secondFactorActors, secondFactorGuards } from '../mfa/mfa.machine.ts';
-import type { LoginAnswer } from '../mfa/mfa.types.ts';
+import { endedWith, secondFactorMachine } from '../second-factor/second-factor.machine.ts';
+import { problemType } from '../shared/problem.ts';
 import type {
   FieldErrors,
+  RegisterAnswer,
   RegisterRequest,
   RegistrationContext,
   RegistrationEvent,
@@ -42,8 +43,8 @@ const untouched = { user: false, password: false, confirmation: false } as const
 
 /**
  * Registration from an invitation (route '/register', SPEC.md §2/§4/§5): the form, then the
- * same MFA enrolment modal as the login, then the token is stored and the user goes to /videos
- * (or to '/' when the token cannot be stored).
+ * same second factor as the login (the `secondFactor` child machine: MFA enrolment modal, then the
+ * token is stored) and the user goes to /videos (or to '/' when the token cannot be stored).
  */
 export const registrationMachine = setup({
   types: {} as {
@@ -53,18 +54,23 @@ export const registrationMachine = setup({
     tags: RegistrationTag;
   },
   actors: {
-    registerUser: fromPromise<LoginAnswer, RegisterRequest>(async () => {
+    registerUser: fromPromise<RegisterAnswer, RegisterRequest>(async () => {
       throw new Error('registerUser is supplied by the app with .provide()');
     }),
-    ...secondFactorActors,
+    // Its mfa and storeToken actors are supplied by the app with .provide().
+    secondFactor: secondFactorMachine,
   },
   actions: {
-    goToVideos: () => {},
-    goToLogin: () => {},
+    goToVideos: () => {
+      throw new Error('goToVideos is supplied by the app with .provide()');
+    },
+    goToLogin: () => {
+      throw new Error('goToLogin is supplied by the app with .provide()');
+    },
   },
   guards: {
     isFormValid: ({ context }) => Object.keys(validateRegistration(context.values)).length === 0,
-    ...secondFactorGuards,
+    endedWith,
   },
 }).createMachine({
   id: 'registration',
@@ -75,7 +81,6 @@ export const registrationMachine = setup({
     values: { user: '', password: '', confirmation: '' },
     touched: untouched,
     submitted: false,
-    sessionToken: '',
     errorType: null,
   }),
   initial: 'editing',
@@ -113,7 +118,7 @@ export const registrationMachine = setup({
           token: context.invitation,
         }),
         onDone: {
-          target: 'mfa',
+          target: 'secondFactor',
           actions: assign({
             pendingToken: ({ event }) => event.output.token,
             otp: ({ event }) => event.output.otp,
@@ -122,42 +127,35 @@ export const registrationMachine = setup({
         },
         onError: {
           target: 'editing.rejected',
-          actions: assign({ errorType: ({ event }) => problemOf(event.error).type ?? null }),
+          actions: assign({ errorType: ({ event }) => problemType(event.error) }),
         },
       },
     },
-    mfa: {
-      description: "The 'Autentificación MFA' enrolment modal is open (child machine `mfa`).",
+    secondFactor: {
+      description:
+        "The 'Autentificación MFA' enrolment modal over the form, then the token is stored with the form disabled (child machine `secondFactor`).",
       invoke: {
-        id: 'mfa',
-        src: 'mfa',
+        id: 'secondFactor',
+        src: 'secondFactor',
         input: ({ context }) => ({ pendingToken: context.pendingToken, otp: context.otp }),
         onDone: [
           {
-            guard: { type: 'isVerified', params: ({ event }) => event.output },
-            target: 'storingToken',
-            actions: assign({
-              sessionToken: ({ event }) => (event.output.outcome === 'verified' ? event.output.token : ''),
-            }),
+            guard: { type: 'endedWith', params: ({ event }) => ({ output: event.output, outcome: 'verified' }) },
+            target: 'signedIn',
+            actions: assign(noChallenge),
           },
           {
-            guard: { type: 'isLocked', params: ({ event }) => event.output },
+            guard: { type: 'endedWith', params: ({ event }) => ({ output: event.output, outcome: 'locked' }) },
             target: 'editing.locked',
+            actions: assign(noChallenge),
+          },
+          {
+            guard: { type: 'endedWith', params: ({ event }) => ({ output: event.output, outcome: 'notStored' }) },
+            target: 'tokenNotStored',
             actions: assign(noChallenge),
           },
           { target: 'editing.ready', actions: assign(noChallenge) },
         ],
-      },
-    },
-    storingToken: {
-      description: 'Storing the session token in local storage; the form stays disabled.',
-      tags: ['busy'],
-      invoke: {
-        id: 'storeToken',
-        src: 'storeToken',
-        input: ({ context }) => ({ token: context.sessionToken }),
-        onDone: { target: 'signedIn' },
-        onError: { target: 'tokenNotStored' },
       },
     },
     signedIn: {

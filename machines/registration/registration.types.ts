@@ -1,3 +1,4 @@
+import type { components } from '../../contract/openapi.gen.ts';
 import type { MfaChallenge } from '../mfa/mfa.types.ts';
 
 export type RegistrationField = 'user' | 'password' | 'confirmation';
@@ -14,12 +15,11 @@ export interface RegistrationInput {
   invitation: string;
 }
 
-/** POST /api/register body. */
-export interface RegisterRequest {
-  user: string;
-  password: string;
-  token: string;
-}
+/** POST /api/register body (the invitation as `token`). */
+export type RegisterRequest = components['schemas']['RegisterRequest'];
+
+/** POST /api/register answer: like a login, a pending token and the OTP state (enrolment). */
+export type RegisterAnswer = components['schemas']['LoginResponse'];
 
 export interface RegistrationContext extends MfaChallenge {
   invitation: string;
@@ -28,7 +28,6 @@ export interface RegistrationContext extends MfaChallenge {
   touched: Record<RegistrationField, boolean>;
   /** The user tried to submit: every message shows. */
   submitted: boolean;
-  sessionToken: string;
   /** Problem type of the last register failure; null for the generic error. */
   errorType: string | null;
 }

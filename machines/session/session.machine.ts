@@ -22,12 +22,20 @@ export const sessionMachine = setup({
     tags: SessionTag;
   },
   actors: {
-    listenForActivity: fromCallback<SessionEvent>(() => () => {}),
+    listenForActivity: fromCallback<SessionEvent>(() => {
+      throw new Error('listenForActivity is supplied by the app with .provide()');
+    }),
   },
   actions: {
-    clearToken: () => {},
-    goToLogin: () => {},
-    reloadPage: () => {},
+    clearToken: () => {
+      throw new Error('clearToken is supplied by the app with .provide()');
+    },
+    goToLogin: () => {
+      throw new Error('goToLogin is supplied by the app with .provide()');
+    },
+    reloadPage: () => {
+      throw new Error('reloadPage is supplied by the app with .provide()');
+    },
   },
   guards: {
     hasToken: () => false,

@@ -1,24 +1,22 @@
-import { assign, fromPromise, setup } from 'xstate';
-import type { SsoAnswer, SsoContext, SsoFailure, SsoInput, SsoLoginRequest, SsoTag, StoreTokenInput } from './sso.types.ts';
-
-/** Reads the problem `type` from whatever an actor rejected with. */
-function problemType(error: unknown): string | null {
-  const type = typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
-  return typeof type === 'string' ? type : null;
-}
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { problemType } from '../shared/problem.ts';
+import type { StoreTokenInput } from '../shared/session-token.types.ts';
+import type { SsoAnswer, SsoContext, SsoEmitted, SsoInput, SsoLoginRequest, SsoTag } from './sso.types.ts';
 
 /**
  * Single sign-on (SPEC.md §2) in front of the authenticated area. With an `xwikiid` in the
  * address its value is exchanged for a session token while a logo splash shows; on success
- * the token is stored and the parameter removed from the address. On failure a persistent
- * error toast shows and the area behaves as without a token (the stored one is cleared, so
- * the session machine shows 'Sesión expirada'). Without `xwikiid` the content shows at once.
+ * the token is stored and the parameter removed from the address. On failure it emits
+ * 'sso.failed' (the host shows a persistent error toast) and the area behaves as without a token
+ * (the stored one is cleared, so the session machine shows 'Sesión expirada'). Without `xwikiid`
+ * the content shows at once.
  */
 export const ssoMachine = setup({
   types: {} as {
     context: SsoContext;
     // No events of its own: it runs from the address, on its actors' answers.
     input: SsoInput;
+    emitted: SsoEmitted;
     tags: SsoTag;
   },
   actors: {
@@ -30,9 +28,13 @@ export const ssoMachine = setup({
     }),
   },
   actions: {
-    removeSsoToken: () => {},
-    notifyFailure: (_, _failure: SsoFailure) => {},
-    clearToken: () => {},
+    removeSsoToken: () => {
+      throw new Error('removeSsoToken is supplied by the app with .provide()');
+    },
+    clearToken: () => {
+      throw new Error('clearToken is supplied by the app with .provide()');
+    },
+    notifyFailure: emit(({ context }) => ({ type: 'sso.failed', errorType: context.errorType }) satisfies SsoEmitted),
   },
   guards: {
     hasSsoToken: ({ context }) => context.ssoToken !== null && context.ssoToken !== '',
@@ -80,9 +82,9 @@ export const ssoMachine = setup({
       type: 'final',
     },
     rejected: {
-      description: "Sign-on failed: a persistent error toast, the stored token is cleared, and the area shows 'Sesión expirada'.",
+      description: "Sign-on failed: 'sso.failed' is emitted (a persistent error toast), the stored token is cleared, and the area shows 'Sesión expirada'.",
       type: 'final',
-      entry: [{ type: 'notifyFailure', params: ({ context }) => ({ errorType: context.errorType }) }, 'clearToken'],
+      entry: ['notifyFailure', 'clearToken'],
     },
   },
 });

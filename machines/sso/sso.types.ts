@@ -1,3 +1,5 @@
+import type { components } from '../../contract/openapi.gen.ts';
+
 export interface SsoInput {
   /** The `xwikiid` query parameter; null when the address has none. */
   ssoToken: string | null;
@@ -11,21 +13,15 @@ export interface SsoContext extends SsoInput {
 }
 
 /** POST /api/login body for single sign-on. */
-export interface SsoLoginRequest {
-  taoToken: string;
-}
+export type SsoLoginRequest = components['schemas']['SsoLoginRequest'];
 
-export interface SsoAnswer {
-  token: string;
-}
+/** POST /api/login answer to single sign-on: the session token. */
+export type SsoAnswer = components['schemas']['TokenResponse'];
 
-export interface StoreTokenInput {
-  token: string;
-}
-
-/** Params of the provided `notifyFailure` action. */
-export interface SsoFailure {
-  errorType: string | null;
-}
+/**
+ * Emitted when single sign-on fails: the component hosting the machine shows the persistent toast
+ * (the machine knows no toasts; `errorType` is mapped to the §8 text by the app).
+ */
+export type SsoEmitted = { type: 'sso.failed'; errorType: string | null };
 
 export type SsoTag = 'busy';

@@ -1,11 +1,20 @@
 import { act, screen } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestModel, getStateNodes, toDirectedGraph, type DirectedGraphNode, type TestParam } from 'xstate/graph';
 import type { SnapshotFrom } from 'xstate';
-import { renderWithTheme } from '../../tests/utils/render.tsx';
-import { createToastStore, type ToastStore } from '../../src/lib/toasts.ts';
 import { ToastViewport } from '../../src/components/toast-viewport.tsx';
+import { appLabels } from '../../src/components/app-labels.ts';
+import { createToastStore, type ToastStore } from '../../src/lib/toasts.ts';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import {
+  coveringPaths,
+  createMachineModel,
+  itCoversTheMachine,
+  runPath,
+  type AfterEvent,
+  type Executors,
+  type StateChecks,
+} from '../../tests/utils/machine-model.ts';
 import { TOAST_DURATION_MS, TOAST_FADE_DURATION_MS, toastMachine } from './toast.machine.ts';
 import type { ToastEvent, ToastInput } from './toast.types.ts';
 
@@ -14,8 +23,9 @@ const DURATION = 1000;
 const FADE = 100;
 const testMachine = toastMachine.provide({ delays: { toastDuration: DURATION, toastFadeDuration: FADE } });
 
-type ToastSnapshot = SnapshotFrom<typeof toastMachine>;
-type Params = TestParam<ToastSnapshot, ToastEvent>;
+type Snapshot = SnapshotFrom<typeof toastMachine>;
+/** The user's events, and the two delays elapsing (the machine's `after` transitions, as explicit events). */
+type ModelEvent = ToastEvent | AfterEvent<'toastDuration'> | AfterEvent<'toastFadeDuration'>;
 
 const variants: ToastInput[] = [
   { kind: 'success', message: 'Video añadido a favoritos' },
@@ -24,72 +34,75 @@ const variants: ToastInput[] = [
   { kind: 'success', message: 'Sesión iniciada', persistent: true },
 ];
 
-/**
- * Every transition is a vertex of the model, self-loops included: a persistent toast's
- * ignored timer ('shown' → 'shown') becomes a path of its own, so "it stays" is tested.
- */
-function modelFor(input: ToastInput) {
-  return createTestModel(toastMachine, {
-    input,
-    serializeTransition: (_snapshot, event, previous) =>
-      event && previous ? ` via ${event.type} from ${JSON.stringify(previous.value)}` : '',
-  });
-}
+// The events need no payload: the model tries every event and delay each state reacts to.
+const events: ModelEvent[] = [];
+const models = variants.map((input) => {
+  const model = createMachineModel(testMachine, { events, input });
+  return { input, paths: coveringPaths(model) };
+});
 
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 const toast = () => screen.getByRole('alert');
 
-/** How a user causes each event. `satisfies` makes a new machine event a type error here until it is driven. */
-function executorsFor(user: UserEvent) {
-  return {
-    'toast.pointer.enter': async () => user.hover(toast()),
-    'toast.pointer.leave': async () => user.unhover(toast()),
-    'toast.close': async () => user.click(screen.getByRole('button', { name: 'Cerrar' })),
-    'toast.timer.elapsed': async () => advance(DURATION),
-    'toast.fade.done': async () => advance(FADE),
-  } satisfies Record<ToastEvent['type'], () => Promise<unknown>>;
-}
+let store: ToastStore;
+let user: UserEvent;
+
+/** How a user (or time) causes each event. `satisfies` makes a new machine event a type error here until it is driven. */
+const executors = {
+  'toast.pointer.enter': async () => user.hover(toast()),
+  'toast.pointer.leave': async () => user.unhover(toast()),
+  'toast.close': async () => user.click(screen.getByRole('button', { name: appLabels.close })),
+  // The toast stays the whole duration, not a millisecond less.
+  'xstate.after.toastDuration': async () => {
+    advance(DURATION - 1);
+    expect(toast()).toHaveStyle({ opacity: '1' });
+    advance(1);
+  },
+  'xstate.after.toastFadeDuration': async () => {
+    advance(FADE - 1);
+    expect(toast()).toBeInTheDocument();
+    advance(1);
+  },
+} satisfies Executors<Snapshot, ModelEvent>;
 
 /** What a user sees in each state. */
 function statesFor(input: ToastInput) {
   const expectOnScreen = () => {
     const element = toast();
     expect(element).toHaveTextContent(input.message);
-    expect(screen.getByRole('button', { name: 'Cerrar' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: appLabels.close })).toBeInTheDocument();
     const icon = element.querySelector('.tabler-icon');
     expect(icon).toHaveClass(input.kind === 'success' ? 'tabler-icon-check' : 'tabler-icon-x');
     expect(element.style.getPropertyValue('--notification-color')).toContain(input.kind === 'success' ? 'green' : 'red');
   };
   return {
-    shown: () => {
+    '#toast.shown': () => {
       expectOnScreen();
       expect(toast()).toHaveStyle({ opacity: '1' });
       if (input.persistent) {
+        // A persistent toast ignores its timer: it stays however long the user waits.
         advance((DURATION + FADE) * 3);
         expectOnScreen();
         expect(toast()).toHaveStyle({ opacity: '1' });
       }
     },
-    paused: () => {
+    '#toast.paused': () => {
       expectOnScreen();
       // Hovered: the timer does not run, however long the user stays.
       advance((DURATION + FADE) * 3);
       expectOnScreen();
       expect(toast()).toHaveStyle({ opacity: '1' });
     },
-    closing: () => {
+    '#toast.closing': () => {
       expectOnScreen();
       expect(toast()).toHaveStyle({ opacity: '0' });
     },
-    closed: () => {
+    '#toast.closed': () => {
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
       expect(screen.queryByText(input.message)).not.toBeInTheDocument();
     },
-  } satisfies Record<string, () => void> & Params['states'];
+  } satisfies StateChecks<Snapshot>;
 }
-
-let store: ToastStore;
-let user: UserEvent;
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -106,42 +119,25 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-for (const input of variants) {
+for (const { input, paths } of models) {
   const label = `${input.kind}${input.persistent ? ', persistent' : ''}`;
   describe(`toast model (${label})`, () => {
-    for (const path of modelFor(input).getShortestPaths()) {
-      it(path.description, async () => {
+    const states = statesFor(input);
+    for (const { name, path } of paths) {
+      it(name, async () => {
         act(() => void store.show(input));
-        await path.test({ states: statesFor(input), events: executorsFor(user) });
+        await runPath(path, states, executors);
       });
     }
   });
 }
 
 describe('toast model coverage', () => {
-  const paths = variants.flatMap((input) => modelFor(input).getShortestPaths());
-  const key = (snapshot: ToastSnapshot) => String(snapshot.value);
-
-  it('visits every state of the machine', () => {
-    const visited = new Set(paths.flatMap((path) => path.steps.map((step) => key(step.state))));
-    const all = getStateNodes(toastMachine.root).map((node) => node.key);
-    expect([...visited].sort()).toEqual([...all].sort());
-  });
-
-  it('takes every transition of the machine', () => {
-    const taken = new Set(
-      paths.flatMap((path) =>
-        path.steps.slice(1).map((step, i) => `${key(path.steps[i]!.state)} --${step.event.type}--> ${key(step.state)}`),
-      ),
-    );
-    const edgesOf = (node: DirectedGraphNode): string[] => [
-      ...node.edges.map((edge) => `${edge.source.key} --${edge.label.text}--> ${edge.target.key}`),
-      ...node.children.flatMap(edgesOf),
-    ];
-    const all = edgesOf(toDirectedGraph(toastMachine));
-    expect(all.length).toBeGreaterThan(0);
-    for (const edge of all) expect(taken).toContain(edge);
-  });
+  itCoversTheMachine(
+    toastMachine,
+    models.flatMap((entry) => entry.paths),
+    { states: statesFor(variants[0]!), executors },
+  );
 });
 
 describe('toast with the default delays (SPEC: closes after 3 s)', () => {
@@ -177,7 +173,7 @@ describe('toast pause (documented choice: leaving restarts the full duration)', 
       store.show({ kind: 'success', message: 'Video añadido a favoritos' });
       store.show({ kind: 'error', message: 'El token es invalido', persistent: true });
     });
-    const [first] = screen.getAllByRole('button', { name: 'Cerrar' });
+    const [first] = screen.getAllByRole('button', { name: appLabels.close });
     await user.click(first!);
     advance(FADE);
     expect(screen.queryByText('Video añadido a favoritos')).not.toBeInTheDocument();

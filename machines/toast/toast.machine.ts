@@ -1,12 +1,10 @@
-import { cancel, not, raise, setup } from 'xstate';
+import { not, setup } from 'xstate';
 import type { ToastContext, ToastEvent, ToastInput, ToastTag } from './toast.types.ts';
 
 /** SPEC.md §4/§9: a toast closes after 3 s. */
 export const TOAST_DURATION_MS = 3000;
 /** Length of the fade-out before the toast leaves the screen. */
 export const TOAST_FADE_DURATION_MS = 200;
-
-const TIMER_ID = 'toastTimer';
 
 /**
  * One toast: shown → (paused while hovered) → closing (fade-out) → closed.
@@ -15,10 +13,9 @@ const TIMER_ID = 'toastTimer';
  * again (as Mantine's own notifications do), instead of resuming the remainder, so a
  * message the user was reading never disappears a moment after the pointer leaves it.
  *
- * The delays are scheduled with a delayed `raise` of a named event rather than `after`,
- * so the elapsed time is an explicit, testable step in the model-based test
- * (`xstate/graph` refuses `after` transitions). Tests shorten them with
- * `.provide({ delays: { toastDuration, toastFadeDuration } })`.
+ * The timers are `after` transitions on named delays: leaving 'shown' (pointer, close) cancels
+ * the close timer. Tests shorten them with `.provide({ delays: { toastDuration, toastFadeDuration } })`,
+ * and the model-based test takes each elapsed delay as the explicit event `xstate.after.<delay>`.
  */
 export const toastMachine = setup({
   types: {} as {
@@ -34,11 +31,6 @@ export const toastMachine = setup({
   guards: {
     isPersistent: ({ context }) => context.persistent,
   },
-  actions: {
-    startTimer: raise({ type: 'toast.timer.elapsed' }, { id: TIMER_ID, delay: 'toastDuration' }),
-    stopTimer: cancel(TIMER_ID),
-    startFade: raise({ type: 'toast.fade.done' }, { delay: 'toastFadeDuration' }),
-  },
 }).createMachine({
   id: 'toast',
   description: 'A success or error message that closes by itself after a while (unless persistent).',
@@ -52,12 +44,12 @@ export const toastMachine = setup({
     shown: {
       description: 'On screen with the close timer running (a persistent toast ignores the timer).',
       tags: ['visible'],
-      entry: 'startTimer',
-      exit: 'stopTimer',
+      after: {
+        toastDuration: { guard: not('isPersistent'), target: 'closing' },
+      },
       on: {
         'toast.pointer.enter': { target: 'paused' },
         'toast.close': { target: 'closing' },
-        'toast.timer.elapsed': { guard: not('isPersistent'), target: 'closing' },
       },
     },
     paused: {
@@ -71,9 +63,8 @@ export const toastMachine = setup({
     closing: {
       description: 'Fading out; it leaves the screen when the fade is done.',
       tags: ['visible', 'fading'],
-      entry: 'startFade',
-      on: {
-        'toast.fade.done': { target: 'closed' },
+      after: {
+        toastFadeDuration: { target: 'closed' },
       },
     },
     closed: {

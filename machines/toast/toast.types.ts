@@ -16,17 +16,8 @@ export interface ToastContext {
   persistent: boolean;
 }
 
-/**
- * 'toast.pointer.*' and 'toast.close' come from the user. 'toast.timer.elapsed' and
- * 'toast.fade.done' are raised by the machine itself after its named delays; they are
- * events (not `after` transitions) so that time is an explicit step of the test model.
- */
-export type ToastEvent =
-  | { type: 'toast.pointer.enter' }
-  | { type: 'toast.pointer.leave' }
-  | { type: 'toast.close' }
-  | { type: 'toast.timer.elapsed' }
-  | { type: 'toast.fade.done' };
+/** What the user does to a toast; its timers are the machine's own `after` delays. */
+export type ToastEvent = { type: 'toast.pointer.enter' } | { type: 'toast.pointer.leave' } | { type: 'toast.close' };
 
 /** 'visible': the toast is on screen. 'fading': it is fading out and about to leave. */
 export type ToastTag = 'visible' | 'fading';

@@ -8,15 +8,17 @@ interface AuthAreaProps {
   /** `xwikiid` from the address, or null. */
   ssoToken: string | null;
   onSsoTokenUsed: () => void;
+  /** Single sign-on failed: show its message (a persistent toast). */
+  onSsoFailure: (errorType: string | null) => void;
   sso: typeof ssoMachine;
   session: SessionActorRef;
   children: ReactNode;
 }
 
 /** Everything in front of /videos, /videos/{id} and /statistics: single sign-on first, then the session. */
-export function AuthArea({ ssoToken, onSsoTokenUsed, sso, session, children }: AuthAreaProps) {
+export function AuthArea({ ssoToken, onSsoTokenUsed, onSsoFailure, sso, session, children }: AuthAreaProps) {
   return (
-    <SsoGate logic={sso} ssoToken={ssoToken} onSsoTokenUsed={onSsoTokenUsed}>
+    <SsoGate logic={sso} ssoToken={ssoToken} onSsoTokenUsed={onSsoTokenUsed} onSsoFailure={onSsoFailure}>
       <SessionArea session={session}>{children}</SessionArea>
     </SsoGate>
   );

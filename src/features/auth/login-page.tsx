@@ -4,11 +4,10 @@ import { useActorRef, useSelector } from '@xstate/react';
 import type { loginMachine } from '../../../machines/login/login.machine.ts';
 import { authMessages, loginMessage } from '../../lib/messages.ts';
 import { AuthCard, AuthFormEnd } from './auth-card.tsx';
-import { MfaModal, type MfaActorRef } from './mfa-modal.tsx';
-import { useLatest } from './use-latest.ts';
+import { MfaModal, useSecondFactor, type SecondFactorActorRef } from './mfa-modal.tsx';
 
 interface LoginPageProps {
-  /** The login machine with its actors provided (the app's, or test doubles). */
+  /** The login machine with its actors provided (the app's, or test doubles); the page supplies goToVideos. */
   logic: typeof loginMachine;
   /** Called once the session token is stored. */
   onSignedIn: () => void;
@@ -16,14 +15,17 @@ interface LoginPageProps {
 
 /** Route '/': Usuario, Contraseña, Entrar, then the MFA modal (SPEC.md §2). */
 export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
-  const onSignedInRef = useLatest(onSignedIn);
-  const [machine] = useState(() => logic.provide({ actions: { goToVideos: () => onSignedInRef.current() } }));
-  const actorRef = useActorRef(machine);
-  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done');
+  // @xstate/react keeps one actor and takes each render's implementations: the latest onSignedIn runs.
+  const actorRef = useActorRef(logic.provide({ actions: { goToVideos: () => onSignedIn() } }));
   const error = useSelector(actorRef, (snapshot) =>
     snapshot.hasTag('error') ? loginMessage(snapshot.context.errorType ?? undefined) : null,
   );
-  const mfaRef = useSelector(actorRef, (snapshot) => snapshot.children.mfa as MfaActorRef | undefined);
+  const secondFactorRef = useSelector(
+    actorRef,
+    (snapshot) => snapshot.children.secondFactor as SecondFactorActorRef | undefined,
+  );
+  const { mfaRef, storing } = useSecondFactor(secondFactorRef);
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done') || storing;
   const [user, setUser] = useState('');
   const [password, setPassword] = useState('');
 

@@ -1,10 +1,8 @@
 import { fromPromise } from 'xstate';
 import { loginMachine } from '../../../machines/login/login.machine.ts';
-import type { Credentials } from '../../../machines/login/login.types.ts';
-import type { LoginAnswer } from '../../../machines/mfa/mfa.types.ts';
+import type { Credentials, LoginAnswer } from '../../../machines/login/login.types.ts';
 import { api, unwrap } from '../../lib/api/client.ts';
-import { appMfaMachine } from './mfa.actors.ts';
-import { storeSessionToken } from './token.actors.ts';
+import { appSecondFactorMachine } from './mfa.actors.ts';
 
 /** POST /api/login with user and password: a pending token and the OTP state. */
 export const submitLogin = fromPromise<LoginAnswer, Credentials>(async ({ input, signal }) => {
@@ -13,6 +11,7 @@ export const submitLogin = fromPromise<LoginAnswer, Credentials>(async ({ input,
   return answer;
 });
 
+/** The login machine with the app's actors; the page supplies its navigation action. */
 export const appLoginMachine = loginMachine.provide({
-  actors: { submitLogin, storeToken: storeSessionToken, mfa: appMfaMachine },
+  actors: { submitLogin, secondFactor: appSecondFactorMachine },
 });

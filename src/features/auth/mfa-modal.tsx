@@ -6,12 +6,24 @@ import { QRCodeSVG } from 'qrcode.react';
 import type { ActorRefFrom } from 'xstate';
 import type { mfaMachine } from '../../../machines/mfa/mfa.machine.ts';
 import type { OtpInfo } from '../../../machines/mfa/mfa.types.ts';
+import type { secondFactorMachine } from '../../../machines/second-factor/second-factor.machine.ts';
 import { authMessages, genericError, mfaMessages } from '../../lib/messages.ts';
 
 export type MfaActorRef = ActorRefFrom<typeof mfaMachine>;
+export type SecondFactorActorRef = ActorRefFrom<typeof secondFactorMachine>;
+
+/**
+ * What a sign-in page reads from its running `secondFactor` child: the MFA modal's actor (while the
+ * modal is open) and whether the token is being stored (the form stays disabled meanwhile).
+ */
+export function useSecondFactor(secondFactorRef: SecondFactorActorRef | undefined) {
+  const mfaRef = useSelector(secondFactorRef, (snapshot) => snapshot?.children.mfa as MfaActorRef | undefined);
+  const storing = useSelector(secondFactorRef, (snapshot) => snapshot?.hasTag('busy') ?? false);
+  return { mfaRef, storing };
+}
 
 interface MfaModalProps {
-  /** The running `mfa` child of the login or registration machine; the modal is open while it exists. */
+  /** The running `mfa` child of the second factor (login or registration); the modal is open while it exists. */
   actorRef: MfaActorRef | undefined;
 }
 

@@ -1,7 +1,9 @@
 import { fromPromise } from 'xstate';
 import { mfaMachine } from '../../../machines/mfa/mfa.machine.ts';
 import type { SessionTokenOutput, VerifyCodeInput } from '../../../machines/mfa/mfa.types.ts';
+import { secondFactorMachine } from '../../../machines/second-factor/second-factor.machine.ts';
 import { api, unwrap } from '../../lib/api/client.ts';
+import { storeSessionToken } from './token.actors.ts';
 
 /** POST /api/mfa, authorised by the pending token of the first factor. */
 export const verifyCode = fromPromise<SessionTokenOutput, VerifyCodeInput>(async ({ input, signal }) => {
@@ -16,3 +18,8 @@ export const verifyCode = fromPromise<SessionTokenOutput, VerifyCodeInput>(async
 });
 
 export const appMfaMachine = mfaMachine.provide({ actors: { verifyCode } });
+
+/** The MFA modal then the token storage, shared by the login and registration pages. */
+export const appSecondFactorMachine = secondFactorMachine.provide({
+  actors: { mfa: appMfaMachine, storeToken: storeSessionToken },
+});

@@ -1,15 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { PasswordInput, Stack, TextInput } from '@mantine/core';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import { visibleErrors, type registrationMachine } from '../../../machines/registration/registration.machine.ts';
 import type { FieldError, RegistrationField } from '../../../machines/registration/registration.types.ts';
 import { authMessages, mfaMessages, registerMessage, validationMessages } from '../../lib/messages.ts';
 import { AuthCard, AuthFormEnd } from './auth-card.tsx';
-import { MfaModal, type MfaActorRef } from './mfa-modal.tsx';
-import { useLatest } from './use-latest.ts';
+import { MfaModal, useSecondFactor, type SecondFactorActorRef } from './mfa-modal.tsx';
 
 interface RegistrationPageProps {
-  /** The registration machine with its actors provided (the app's, or test doubles). */
+  /** The registration machine with its actors provided (the app's, or test doubles); the page supplies its navigation. */
   logic: typeof registrationMachine;
   /** The ?invitation= query parameter. */
   invitation: string;
@@ -26,19 +25,19 @@ const fieldMessages: Record<FieldError, string> = {
 
 /** Route '/register': Usuario, Contraseña, Confirma Contraseña, Entrar, then the MFA enrolment (SPEC.md §2, §5). */
 export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStored }: RegistrationPageProps) {
-  const callbacks = useLatest({ onSignedIn, onTokenNotStored });
-  const [machine] = useState(() =>
-    logic.provide({
-      actions: {
-        goToVideos: () => callbacks.current.onSignedIn(),
-        goToLogin: () => callbacks.current.onTokenNotStored(),
-      },
-    }),
+  // @xstate/react keeps one actor and takes each render's implementations: the latest callbacks run.
+  const actorRef = useActorRef(
+    logic.provide({ actions: { goToVideos: () => onSignedIn(), goToLogin: () => onTokenNotStored() } }),
+    { input: { invitation } },
   );
-  const actorRef = useActorRef(machine, { input: { invitation } });
   const values = useSelector(actorRef, (snapshot) => snapshot.context.values);
   const errors = useSelector(actorRef, (snapshot) => visibleErrors(snapshot.context), shallowEqual);
-  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done');
+  const secondFactorRef = useSelector(
+    actorRef,
+    (snapshot) => snapshot.children.secondFactor as SecondFactorActorRef | undefined,
+  );
+  const { mfaRef, storing } = useSecondFactor(secondFactorRef);
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy') || snapshot.status === 'done') || storing;
   const alert = useSelector(actorRef, (snapshot) =>
     snapshot.matches({ editing: 'locked' })
       ? mfaMessages.attemptsExceeded
@@ -46,7 +45,6 @@ export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStor
         ? registerMessage(snapshot.context.errorType ?? undefined)
         : null,
   );
-  const mfaRef = useSelector(actorRef, (snapshot) => snapshot.children.mfa as MfaActorRef | undefined);
 
   const formId = useId();
   const field = (name: RegistrationField) => {

@@ -1,18 +1,19 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Center, Loader, Stack } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ssoMachine } from '../../../machines/sso/sso.machine.ts';
 import { AppLogo } from '../../components/app-logo.tsx';
 import { authMessages, pageMessages } from '../../lib/messages.ts';
-import { useLatest } from './use-latest.ts';
 
 interface SsoGateProps {
-  /** The sso machine with its actors and toast action provided (the app's, or test doubles). */
+  /** The sso machine with its actors and clearToken provided (the app's, or test doubles). */
   logic: typeof ssoMachine;
   /** The `xwikiid` query parameter when the page was opened; null without it. */
   ssoToken: string | null;
   /** Removes `xwikiid` from the address (replace, keeping the other parameters). */
   onSsoTokenUsed: () => void;
+  /** Single sign-on failed (the machine emitted 'sso.failed'): the route shows the persistent toast. */
+  onSsoFailure: (errorType: string | null) => void;
   children: ReactNode;
 }
 
@@ -33,10 +34,15 @@ export function SsoSplash() {
  * with the `xwikiid` of the first render: removing it from the address does not restart it.
  * After a failure the children render too; without a token they show 'Sesión expirada'.
  */
-export function SsoGate({ logic, ssoToken, onSsoTokenUsed, children }: SsoGateProps) {
-  const onSsoTokenUsedRef = useLatest(onSsoTokenUsed);
-  const [machine] = useState(() => logic.provide({ actions: { removeSsoToken: () => onSsoTokenUsedRef.current() } }));
-  const actorRef = useActorRef(machine, { input: { ssoToken } });
+export function SsoGate({ logic, ssoToken, onSsoTokenUsed, onSsoFailure, children }: SsoGateProps) {
+  // @xstate/react keeps one actor and takes each render's implementations: the latest callback runs.
+  const actorRef = useActorRef(logic.provide({ actions: { removeSsoToken: () => onSsoTokenUsed() } }), {
+    input: { ssoToken },
+  });
+  useEffect(() => {
+    const subscription = actorRef.on('sso.failed', ({ errorType }) => onSsoFailure(errorType));
+    return () => subscription.unsubscribe();
+  }, [actorRef, onSsoFailure]);
   const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
   return busy ? <SsoSplash /> : <>{children}</>;
 }

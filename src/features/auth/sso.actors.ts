@@ -3,8 +3,6 @@ import { ssoMachine } from '../../../machines/sso/sso.machine.ts';
 import type { SsoAnswer, SsoLoginRequest } from '../../../machines/sso/sso.types.ts';
 import { api, unwrap } from '../../lib/api/client.ts';
 import { clearToken } from '../../lib/auth-token.ts';
-import { ssoMessage } from '../../lib/messages.ts';
-import { showToast } from '../toast/toast.store.ts';
 import { storeSessionToken } from './token.actors.ts';
 
 /** POST /api/login with {taoToken}: a session token. */
@@ -13,13 +11,11 @@ export const authenticateSso = fromPromise<SsoAnswer, SsoLoginRequest>(async ({ 
   return { token: answer.token };
 });
 
+/**
+ * The sso machine with the app's actors and token clearing. Its failure is emitted ('sso.failed'):
+ * the component hosting it (SsoGate) hands it to the route, which shows the toast.
+ */
 export const appSsoMachine = ssoMachine.provide({
   actors: { authenticate: authenticateSso, storeToken: storeSessionToken },
-  actions: {
-    // SPEC.md §4: single sign-on toasts are effectively persistent. The toast (an actor of its
-    // own) starts after this action, not inside it, as XState asks of custom actions.
-    notifyFailure: (_, { errorType }) =>
-      queueMicrotask(() => void showToast({ kind: 'error', message: ssoMessage(errorType ?? undefined), persistent: true })),
-    clearToken: () => clearToken(),
-  },
+  actions: { clearToken: () => clearToken() },
 });

@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import type { StoreTokenInput } from '../../../machines/mfa/mfa.types.ts';
+import type { StoreTokenInput } from '../../../machines/shared/session-token.types.ts';
 import { storeToken } from '../../lib/auth-token.ts';
 
 /** Stores the session token (localStorage 'token'); rejects when the browser refuses it. */
