@@ -49,8 +49,28 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  reusePreparedStatements(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * Prepared plans: Kysely prepares every query it runs; with this, the same SQL text reuses its
+ * prepared statement (parameters are bound per run). Safe because Kysely runs one query at a time on
+ * the connection. At most 500 are kept (then the cache starts again).
+ */
+function reusePreparedStatements(database: SQLite.Database): void {
+  const prepare = database.prepare.bind(database);
+  const statements = new Map<string, ReturnType<typeof prepare>>();
+  database.prepare = ((source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      if (statements.size >= 500) statements.clear();
+      statement = prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  }) as typeof database.prepare;
 }
 
 /** The current instant as stored in the database. */
