@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
 import { describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { mediaExpiry, mediaUrl, signPath, type MediaFile } from '../../media/signed-urls.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
@@ -212,5 +217,26 @@ describeOnEachDatabase('GET /api/media/{id}/{file}', (server: () => TestServer) 
     expect(res.statusCode).toBe(200);
     expect(res.headers.etag).not.toBe(before.headers.etag);
     expect(res.rawPayload.equals(replacement)).toBe(true);
+  });
+});
+
+describe('media storage at start', () => {
+  it('removes temporary files abandoned for more than a day, and keeps younger ones', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-media-start-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CLIENT_DIR: path.join(dataDir, 'no-client') });
+      const tmp = path.join(config.mediaDir, '.tmp');
+      fs.mkdirSync(tmp, { recursive: true });
+      fs.writeFileSync(path.join(tmp, 'abandoned.tmp'), 'x');
+      const old = new Date(Date.now() - 25 * 3600_000);
+      fs.utimesSync(path.join(tmp, 'abandoned.tmp'), old, old);
+      fs.writeFileSync(path.join(tmp, 'in-progress.tmp'), 'y');
+      const app = await buildApp({ config, logger: false });
+      await app.ready();
+      await app.close();
+      expect(fs.readdirSync(tmp)).toEqual(['in-progress.tmp']);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
