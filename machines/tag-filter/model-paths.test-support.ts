@@ -25,6 +25,8 @@ export interface ModelOptions<TMachine extends AnyStateMachine, TEvent extends E
   filterEvents?: (snapshot: SnapshotFrom<TMachine>, event: TEvent) => boolean;
   /** Features besides nodes and transitions that some path must show (e.g. "the chip reads 'y 1 más'"). */
   extraFeatures?: (snapshot: SnapshotFrom<TMachine>) => string[];
+  /** Every event (payload included) that some path must take, when the machine takes it: each way a user acts. */
+  everyEvent?: boolean;
   input?: unknown;
   /**
    * What makes two snapshots the same vertex of the model; by default the state value and the whole
@@ -36,11 +38,12 @@ export interface ModelOptions<TMachine extends AnyStateMachine, TEvent extends E
 
 const nodeFeatures = (snapshot: AnyMachineSnapshot) => snapshot._nodes.map((node) => `node ${node.id}`);
 
-function transitionFeatures(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject): string[] {
-  return machine.getTransitionData(snapshot as never, event).map((transition) => {
+function transitionFeatures(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject, everyEvent = false): string[] {
+  const taken = machine.getTransitionData(snapshot as never, event).map((transition) => {
     const siblings = transition.source.transitions.get(transition.eventType) ?? [];
     return `transition ${transition.source.id} on ${transition.eventType} #${siblings.indexOf(transition)}`;
   });
+  return everyEvent && taken.length > 0 ? [...taken, `event ${label(event)}`] : taken;
 }
 
 /** Every state node and every transition (per guard branch) the machine declares. */
@@ -91,13 +94,13 @@ export function coveringPaths<TMachine extends AnyStateMachine, TEvent extends E
     steps.forEach((step, index) => {
       for (const feature of [...nodeFeatures(step.state), ...extra(step.state)]) base.add(feature);
       const previous = steps[index - 1];
-      if (previous) for (const feature of transitionFeatures(machine, previous.state, step.event)) base.add(feature);
+      if (previous) for (const feature of transitionFeatures(machine, previous.state, step.event, options.everyEvent)) base.add(feature);
     });
     candidates.push({ events, features: base });
     const vertex = adjacency[keyOf(path.state as Snapshot) as keyof typeof adjacency];
     for (const { event, state } of Object.values(vertex?.transitions ?? {}) as Array<{ event: TEvent; state: Snapshot }>) {
       const features = new Set(base);
-      for (const feature of [...nodeFeatures(state), ...extra(state), ...transitionFeatures(machine, path.state as Snapshot, event)]) {
+      for (const feature of [...nodeFeatures(state), ...extra(state), ...transitionFeatures(machine, path.state as Snapshot, event, options.everyEvent)]) {
         features.add(feature);
       }
       candidates.push({ events: [...events, event], features });

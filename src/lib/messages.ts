@@ -129,6 +129,17 @@ export const libraryMessages = {
   uploadDateThisYear: 'Este año',
   uploadDateAfter: 'es despues de',
   uploadDateAfterDay: (date: string) => `es despues de ${date}`,
+  chooseDay: 'Elija el día',
+  calendar: {
+    monthLevelControl: 'Elegir mes',
+    yearLevelControl: 'Elegir año',
+    nextMonth: 'Mes siguiente',
+    previousMonth: 'Mes anterior',
+    nextYear: 'Año siguiente',
+    previousYear: 'Año anterior',
+    nextDecade: 'Década siguiente',
+    previousDecade: 'Década anterior',
+  },
   clearUploadDateFilter: 'Quitar filtro de fecha de subida',
   // Score filter (SPEC §2: no Apply button)
   scoreChip: 'Puntuación',
@@ -148,6 +159,7 @@ export const libraryMessages = {
   play: (titulo: string) => `Reproducir ${titulo}`,
   edit: (titulo: string) => `Editar ${titulo}`,
   remove: (titulo: string) => `Eliminar ${titulo}`,
+  favorite: 'Favorito',
   addFavorite: 'Añadir a favoritos',
   removeFavorite: 'Quitar de favoritos',
   duration: (text: string) => `Duración: ${text}`,
@@ -157,4 +169,13 @@ export const libraryMessages = {
   yourRating: 'Su puntuación',
   ratingStar: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
   uploadedOn: (date: string) => `Subido el ${date}`,
+  // Detail page (SPEC §2 "Video detail")
+  videoDescription: 'Descripción',
+  // Toasts of the rating and the favourite (SPEC §4, §8)
+  ratingSaved: (stars: number) => `Video puntuado con ${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
+  ratingFailed: 'Error al guardar la puntuación',
+  favoriteAdded: 'Video añadido a favoritos',
+  favoriteRemoved: 'Video quitado de favoritos',
+  favoriteAddFailed: 'Error al añadir el video a favoritos',
+  favoriteRemoveFailed: 'Error al quitar el video de favoritos',
 } as const;
