@@ -1,0 +1,154 @@
+import { assign, setup } from 'xstate';
+import type { PlaybackContext, PlaybackEvent, PlaybackInput, SavePositionParams, SeekParams } from './playback.types.ts';
+
+/** While the video plays its position is saved this often. */
+export const SAVE_INTERVAL_MS = 5000;
+/**
+ * A saved position within this many seconds of the end is not resumed: the user had finished the
+ * video (or nearly), so it starts again from the beginning.
+ */
+export const RESUME_END_MARGIN_S = 5;
+
+const wholeSeconds = (seconds: number) => Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+
+/**
+ * Resuming and saving the playback position of one video on the detail page.
+ *
+ * Once the media's metadata is known, a saved position (`posicion`) above 0 and not within the last
+ * `RESUME_END_MARGIN_S` seconds is resumed (`seek`). While the video plays, the position is saved
+ * every `saveInterval` (when it moved); on pause it is saved; at the end 0 is saved, so the next
+ * opening starts from the beginning; when the page goes away or is hidden ('page.leave') a moved
+ * position is saved with a request that outlives the page. 'page.leave' changes no state: React's
+ * development double mount and a tab that is hidden and shown again go on playing.
+ *
+ * Saving is fire-and-forget (`savePosition`, supplied by the app): a failed save changes nothing the
+ * user sees, is logged, and the next save sends the position again. `seek` moves the media.
+ */
+export const playbackMachine = setup({
+  types: {} as {
+    context: PlaybackContext;
+    input: PlaybackInput;
+    events: PlaybackEvent;
+  },
+  delays: {
+    saveInterval: SAVE_INTERVAL_MS,
+  },
+  actions: {
+    seek: (_, _params: SeekParams) => {
+      throw new Error('seek is supplied by the app with .provide()');
+    },
+    savePosition: (_, _params: SavePositionParams) => {
+      throw new Error('savePosition is supplied by the app with .provide()');
+    },
+    rememberSaved: assign({ savedPosition: ({ context }) => wholeSeconds(context.position) }),
+  },
+  guards: {
+    canResume: ({ context, event }) => {
+      if (event.type !== 'media.loaded' || context.resumeAt === null) return false;
+      return Number.isFinite(event.duration) && context.resumeAt > 0 && context.resumeAt < event.duration - RESUME_END_MARGIN_S;
+    },
+    positionMoved: ({ context }) => wholeSeconds(context.position) !== (context.savedPosition ?? 0),
+  },
+}).createMachine({
+  id: 'playback',
+  description: 'The player of the detail page: resumes the saved position and keeps it saved.',
+  context: ({ input }) => ({
+    videoId: input.videoId,
+    resumeAt: input.posicion,
+    duration: null,
+    position: input.posicion ?? 0,
+    savedPosition: input.posicion === null ? null : wholeSeconds(input.posicion),
+  }),
+  initial: 'loading',
+  on: {
+    'page.leave': {
+      guard: 'positionMoved',
+      actions: [
+        { type: 'savePosition', params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: true }) },
+        'rememberSaved',
+      ],
+    },
+  },
+  states: {
+    loading: {
+      description: "Waiting for the media's metadata (its duration): the poster shows; nothing to save yet.",
+      on: {
+        'media.loaded': [
+          {
+            guard: 'canResume',
+            target: 'resuming',
+            actions: [
+              assign({ duration: ({ event }) => event.duration }),
+              { type: 'seek', params: ({ context }) => ({ seconds: context.resumeAt ?? 0 }) },
+            ],
+          },
+          { target: 'ready', actions: assign({ duration: ({ event }) => event.duration }) },
+        ],
+      },
+    },
+    resuming: {
+      description: 'Moving to the saved position: the media reports positions on the way, which are not kept.',
+      on: {
+        'media.seeked': { target: 'ready' },
+        'media.play': { target: 'ready.playing' },
+      },
+    },
+    ready: {
+      description: 'The media is where the user wants it: its positions are followed.',
+      initial: 'paused',
+      on: {
+        'media.time': { actions: assign({ position: ({ event }) => event.position }) },
+        'media.ended': {
+          target: '.ended',
+          actions: [
+            { type: 'savePosition', params: ({ context }) => ({ id: context.videoId, seconds: 0, leaving: false }) },
+            assign({ position: 0, savedPosition: 0 }),
+          ],
+        },
+      },
+      states: {
+        paused: {
+          description: 'Not playing (before the first play, or paused by the user).',
+          on: { 'media.play': { target: 'playing' } },
+        },
+        playing: {
+          description: 'Playing: the position is saved every saveInterval when it moved.',
+          after: {
+            saveInterval: [
+              {
+                guard: 'positionMoved',
+                target: 'playing',
+                reenter: true,
+                actions: [
+                  {
+                    type: 'savePosition',
+                    params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+                  },
+                  'rememberSaved',
+                ],
+              },
+              { target: 'playing', reenter: true },
+            ],
+          },
+          on: {
+            'media.pause': {
+              target: 'paused',
+              actions: [
+                assign({ position: ({ event }) => event.position }),
+                {
+                  type: 'savePosition',
+                  params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+                },
+                'rememberSaved',
+              ],
+            },
+          },
+        },
+        ended: {
+          description: 'Played to the end: 0 is saved, so the next opening starts from the beginning.',
+          on: { 'media.play': { target: 'playing' } },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,48 @@
+/** Types of the playback machine (SPEC.md §2 "Video detail": the player; the saved position of openapi.yaml). */
+
+export interface PlaybackInput {
+  videoId: number;
+  /** The position saved by the user's last viewing (seconds), null when none. */
+  posicion: number | null;
+}
+
+export interface PlaybackContext {
+  videoId: number;
+  /** Where to resume (the saved position when the page opened). */
+  resumeAt: number | null;
+  /** The media's duration once its metadata is known (seconds). */
+  duration: number | null;
+  /** The playback position last reported by the media (seconds); the saved one until then. */
+  position: number;
+  /** The whole seconds the server holds (what was last saved), null when nothing is saved. */
+  savedPosition: number | null;
+}
+
+/**
+ * From the host, as the <video> element reports them: 'media.loaded' (loadedmetadata),
+ * 'media.seeked' (seeked), 'media.play' (playing), 'media.pause' (pause, not at the end),
+ * 'media.time' (timeupdate), 'media.ended' (ended); 'page.leave' when the page goes away or is
+ * hidden (unmount, pagehide, visibilitychange to hidden).
+ */
+export type PlaybackEvent =
+  | { type: 'media.loaded'; duration: number }
+  | { type: 'media.seeked' }
+  | { type: 'media.play' }
+  | { type: 'media.pause'; position: number }
+  | { type: 'media.time'; position: number }
+  | { type: 'media.ended' }
+  | { type: 'page.leave' };
+
+/** `seek`'s params: move the media to this position. */
+export interface SeekParams {
+  seconds: number;
+}
+
+/** `savePosition`'s params: PATCH /api/videos/{id} replace /posicion. */
+export interface SavePositionParams {
+  id: number;
+  /** Whole seconds. */
+  seconds: number;
+  /** The page is going away: the request must outlive it (fetch `keepalive`). */
+  leaving: boolean;
+}

@@ -1,0 +1,92 @@
+import { useEffect, useRef, type AnchorHTMLAttributes, type Ref } from 'react';
+import { Badge, Container, Group, Stack, Text, Title, type BadgeProps } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { createLink } from '@tanstack/react-router';
+import type { playbackMachine } from '../../../machines/playback/playback.machine.ts';
+import type { videoOpinionMachine } from '../../../machines/video-opinion/video-opinion.machine.ts';
+import { appLabels } from '../../components/app-labels.ts';
+import { ButtonLink } from '../../components/router-links.tsx';
+import { formatUploadDate } from '../../lib/format/upload-date.ts';
+import { libraryMessages } from '../../lib/messages.ts';
+import { Description } from './description.tsx';
+import { VideoOpinionControls } from './video-opinion-controls.tsx';
+import { VideoPlayer } from './video-player.tsx';
+import type { Video } from './videos.queries.ts';
+
+type BadgeAnchorProps = BadgeProps &
+  Omit<AnchorHTMLAttributes<HTMLAnchorElement>, keyof BadgeProps | 'color'> & { ref?: Ref<HTMLAnchorElement> };
+
+function MantineBadgeAnchor(props: BadgeAnchorProps) {
+  return <Badge component="a" {...props} />;
+}
+
+/** A tag as a router link (TanStack Router `createLink`). */
+const BadgeLink = createLink(MantineBadgeAnchor);
+
+export interface VideoDetailProps {
+  video: Video;
+  /** The rating and favourite machine, with the app's writes and toasts (or test doubles). */
+  opinionLogic: typeof videoOpinionMachine;
+  /** The playback machine, with the app's position saving (or a test double). */
+  playbackLogic: typeof playbackMachine;
+  /** PATCH /visto true for this video. */
+  markSeen: (id: number) => void;
+}
+
+/** SPEC §2: opening a video that is not yet seen marks it seen, once (React's development double effects included). */
+function useMarkSeenOnce(video: Pick<Video, 'id' | 'visto'>, markSeen: (id: number) => void) {
+  const marked = useRef<number | null>(null);
+  useEffect(() => {
+    if (video.visto || marked.current === video.id) return;
+    marked.current = video.id;
+    markSeen(video.id);
+  }, [video.id, video.visto, markSeen]);
+}
+
+/**
+ * The video detail page (SPEC.md §2 "Video detail"): 'Volver' to the list as it was (the layout
+ * retains its filters), the player, the title, the upload date in the user's format, the rating
+ * and favourite, the tags (each links to the list filtered by it) and the long description,
+ * formatted and sanitized. Render it with `key={video.id}`: its machines start from the video.
+ */
+export function VideoDetail({ video, opinionLogic, playbackLogic, markSeen }: VideoDetailProps) {
+  useMarkSeenOnce(video, markSeen);
+  const uploaded = formatUploadDate(video.fechaAlta);
+
+  return (
+    <Container size="lg" py={{ base: 'sm', sm: 'lg' }} px={{ base: 'xs', sm: 'md' }} component="main">
+      <ButtonLink to="/videos" variant="subtle" leftSection={<IconArrowLeft size={18} />} mb="sm" px="xs">
+        {appLabels.back}
+      </ButtonLink>
+      <VideoPlayer video={video} logic={playbackLogic} />
+      <Stack gap="sm" mt="md" px={{ base: 4, sm: 0 }}>
+        <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'anywhere' }}>
+          {video.titulo}
+        </Title>
+        <Group justify="space-between" align="center" gap="sm" wrap="wrap">
+          {uploaded && (
+            <Text size="sm" c="gray.7">
+              <time dateTime={video.fechaAlta}>{libraryMessages.uploadedOn(uploaded)}</time>
+            </Text>
+          )}
+          <VideoOpinionControls video={video} logic={opinionLogic} />
+        </Group>
+        {video.etiquetas.length > 0 && (
+          <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {video.etiquetas.map((tag) => (
+              <li key={tag.id}>
+                {/* The list filtered by this tag (`in:` with its id, as a card's tag does). */}
+                <BadgeLink to="/videos" search={{ tag: `in:${tag.id}` }} variant="light" color="tao.9" radius="sm" tt="none">
+                  {tag.nombre}
+                </BadgeLink>
+              </li>
+            ))}
+          </Group>
+        )}
+        <section aria-label={libraryMessages.videoDescription}>
+          <Description text={video.descripcion ?? video.descripcionCorta} size="md" style={{ overflowWrap: 'anywhere' }} />
+        </section>
+      </Stack>
+    </Container>
+  );
+}

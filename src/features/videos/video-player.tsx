@@ -1,0 +1,82 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { AspectRatio, Paper } from '@mantine/core';
+import { useActorRef } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { playbackMachine } from '../../../machines/playback/playback.machine.ts';
+import { appLabels } from '../../components/app-labels.ts';
+import type { Video } from './videos.queries.ts';
+
+export interface VideoPlayerProps {
+  video: Pick<Video, 'id' | 'titulo' | 'urlVideo' | 'urlThumbnail' | 'posicion'>;
+  /** The playback machine with `savePosition` provided (the app's, or a test double); the player supplies `seek`. */
+  logic: typeof playbackMachine;
+}
+
+type PlaybackActorRef = ActorRefFrom<typeof playbackMachine>;
+
+/**
+ * The native player (keyboard accessible by its own controls), hosting the playback machine: it
+ * reports the media's events, moves the media when the machine resumes, and tells the machine when
+ * the page goes away or is hidden ('page.leave': unmount, pagehide, visibilitychange to hidden).
+ */
+export function VideoPlayer({ video, logic }: VideoPlayerProps) {
+  const mediaRef = useRef<HTMLVideoElement>(null);
+  const actorHolder = useRef<PlaybackActorRef | null>(null);
+
+  // Declared before useActorRef on purpose: on unmount React runs effect clean-ups in declaration
+  // order, so 'page.leave' reaches the machine before @xstate/react stops it.
+  useEffect(() => {
+    const leave = () => actorHolder.current?.send({ type: 'page.leave' });
+    const onVisibilityChange = () => {
+      if (document.visibilityState === 'hidden') leave();
+    };
+    window.addEventListener('pagehide', leave);
+    document.addEventListener('visibilitychange', onVisibilityChange);
+    return () => {
+      window.removeEventListener('pagehide', leave);
+      document.removeEventListener('visibilitychange', onVisibilityChange);
+      leave();
+    };
+  }, []);
+
+  const actorRef = useActorRef(
+    logic.provide({
+      actions: {
+        seek: (_, { seconds }) => {
+          if (mediaRef.current) mediaRef.current.currentTime = seconds;
+        },
+      },
+    }),
+    { input: { videoId: video.id, posicion: video.posicion } },
+  );
+  useLayoutEffect(() => {
+    actorHolder.current = actorRef;
+  }, [actorRef]);
+
+  const send = actorRef.send;
+  return (
+    <Paper component="section" aria-label={appLabels.player} radius="md" shadow="sm" style={{ overflow: 'hidden' }} bg="black">
+      <AspectRatio ratio={16 / 9}>
+        <video
+          ref={mediaRef}
+          controls
+          playsInline
+          preload="metadata"
+          poster={video.urlThumbnail ?? undefined}
+          src={video.urlVideo}
+          aria-label={video.titulo}
+          style={{ width: '100%', height: '100%', objectFit: 'contain', background: 'black' }}
+          onLoadedMetadata={(event) => send({ type: 'media.loaded', duration: event.currentTarget.duration })}
+          onSeeked={() => send({ type: 'media.seeked' })}
+          onPlaying={() => send({ type: 'media.play' })}
+          // At the end the media pauses, then ends: the end is reported once, as 'media.ended'.
+          onPause={(event) => {
+            if (!event.currentTarget.ended) send({ type: 'media.pause', position: event.currentTarget.currentTime });
+          }}
+          onTimeUpdate={(event) => send({ type: 'media.time', position: event.currentTarget.currentTime })}
+          onEnded={() => send({ type: 'media.ended' })}
+        />
+      </AspectRatio>
+    </Paper>
+  );
+}

@@ -1,0 +1,167 @@
+import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { components, operations } from '../../../contract/openapi.gen.ts';
+import { api, unwrap } from '../../lib/api/client.ts';
+
+/**
+ * The library's reads (SPEC.md §7), one `queryOptions` per read, shared by the route loaders that
+ * prime them and the components that show them; and the keys the write actors (video.actors.ts)
+ * use to find the cached detail and lists.
+ *
+ * Keys:
+ * - `['videos', 'detail', id]`: one video.
+ * - `['videos', 'list', query]`: one list, `query` being GET /api/videos's filters (`VideoListQuery`:
+ *   q, tag, favorited, score, upload-date, notSeen) plus the time zone; paging is inside the
+ *   infinite query. The writes find lists by their filters with `videoListFilter`.
+ * - `['etiquetas']`: every tag.
+ */
+
+export type Video = components['schemas']['Video'];
+export type Etiqueta = components['schemas']['Etiqueta'];
+/** GET /api/videos's filters (no paging). */
+export type VideoListQuery = Omit<NonNullable<operations['listVideos']['parameters']['query']>, 'limit' | 'offset'>;
+
+/**
+ * Videos per page of the list: 24 fills whole rows of the grid at 1, 2, 3 and 4 columns
+ * (video-grid.tsx), is well within the API's 500, and is a few screens of cards on a phone.
+ */
+export const VIDEO_PAGE_SIZE = 24;
+
+export const videoKeys = {
+  all: ['videos'] as const,
+  details: () => ['videos', 'detail'] as const,
+  detail: (id: number) => ['videos', 'detail', id] as const,
+  lists: () => ['videos', 'list'] as const,
+  list: (query: VideoListQuery) => ['videos', 'list', query] as const,
+};
+
+export const tagKeys = {
+  all: ['etiquetas'] as const,
+};
+
+/** The contract's video ids: 1 to 2^31 − 1. */
+const MAX_VIDEO_ID = 2_147_483_647;
+
+/**
+ * A video id as the address writes it: decimal digits without leading zeros, within the contract's
+ * range (docs/DECISIONS.md: `0x10`, `2.0`, `007` are not ids). Anything else is null (the 404 page).
+ */
+export function parseVideoId(text: string): number | null {
+  if (!/^[1-9]\d{0,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id <= MAX_VIDEO_ID ? id : null;
+}
+
+/**
+ * GET /api/videos/{id} (SPEC §7: "one video (cached without expiry)"): never stale, so it is not
+ * fetched again while the page is open (window focus, remount). Every GET records a view
+ * (docs/DECISIONS.md "Library"): the detail route asks the server again on each opening (see
+ * `openVideo`), writes replace the cached copy with the video their PATCH answers.
+ */
+export function videoQuery(id: number) {
+  return queryOptions({
+    queryKey: videoKeys.detail(id),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/videos/{id}', { params: { path: { id } }, signal })),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * One opening of a video (the detail route's loader, on entering): asks the server whatever the
+ * cache holds, so each opening records its view and shows the current seen mark and playback
+ * position; the answer replaces the cached detail. A preload (a pointer over a link) must not call
+ * it: that is not an opening.
+ */
+export function openVideo(queryClient: QueryClient, id: number): Promise<Video> {
+  return queryClient.fetchQuery({ ...videoQuery(id), staleTime: 0 });
+}
+
+// ---- the list ----------------------------------------------------------------------------------
+
+/** One page of a list as cached: the videos, where it starts, and how many match in all (`X-Total-Count`). */
+export interface VideoPage {
+  videos: Video[];
+  offset: number;
+  total: number;
+}
+export type VideoListData = InfiniteData<VideoPage, number>;
+
+const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
+
+/** The browser's IANA time zone for the calendar filters, when it is one the contract accepts (else the server's UTC). */
+export function browserTimeZone(): string | undefined {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return typeof zone === 'string' && zone.length <= 64 && TIME_ZONE.test(zone) ? zone : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The filters as keyed: only the ones set, plus the time zone (`this week` depends on it). */
+export function listQueryOf(filters: VideoListQuery, timeZone = browserTimeZone()): VideoListQuery {
+  const query: VideoListQuery = {};
+  for (const [key, value] of Object.entries(filters) as Array<[keyof VideoListQuery, string | undefined]>) {
+    if (key !== 'tz' && value !== undefined && value !== '') (query as Record<string, string>)[key] = value;
+  }
+  if (timeZone) query.tz = timeZone;
+  return query;
+}
+
+/** How many videos the cached pages hold. */
+const loadedCount = (pages: readonly VideoPage[]) => pages.reduce((count, page) => count + page.videos.length, 0);
+
+/**
+ * GET /api/videos as an infinite query of `VIDEO_PAGE_SIZE` pages (`useInfiniteQuery`,
+ * `useSuspenseInfiniteQuery`, `queryClient.prefetchInfiniteQuery`). `filters` is the API query of
+ * the list's filters (`toApiQuery` of machines/video-filters/video-filters.ts); the time zone is
+ * added here. The next page starts after every video already loaded, so a video the writes removed
+ * from a cached list (video.actors.ts) does not make the next page skip one.
+ */
+export function videoListQuery(filters: VideoListQuery) {
+  const query = listQueryOf(filters);
+  return infiniteQueryOptions({
+    queryKey: videoKeys.list(query),
+    queryFn: async ({ pageParam, signal }): Promise<VideoPage> => {
+      const result = await api.GET('/api/videos', {
+        params: { query: { ...query, limit: VIDEO_PAGE_SIZE, offset: pageParam } },
+        signal,
+      });
+      const videos = unwrap(result);
+      const header = Number(result.response.headers.get('X-Total-Count') ?? Number.NaN);
+      // Without a readable count, a full page means there may be more.
+      const total = Number.isSafeInteger(header) && header >= 0
+        ? header
+        : pageParam + videos.length + (videos.length === VIDEO_PAGE_SIZE ? 1 : 0);
+      return { videos, offset: pageParam, total };
+    },
+    initialPageParam: 0,
+    getNextPageParam: (lastPage, allPages) => {
+      const loaded = loadedCount(allPages);
+      return lastPage.videos.length > 0 && loaded < lastPage.total ? loaded : undefined;
+    },
+  });
+}
+
+/**
+ * Finds cached lists by their filters, for `queryClient.setQueriesData` / `invalidateQueries`:
+ * `videoListFilter((query) => query.favorited === 'eq:true')`.
+ */
+export function videoListFilter(matches: (query: VideoListQuery) => boolean = () => true) {
+  return {
+    queryKey: videoKeys.lists(),
+    predicate: (entry: { queryKey: QueryKey }) => {
+      const query = entry.queryKey[2];
+      return typeof query === 'object' && query !== null && matches(query as VideoListQuery);
+    },
+  };
+}
+
+// ---- tags ------------------------------------------------------------------------------------------
+
+/** GET /api/etiquetas: every tag, sorted by name (the default 5-minute cache). */
+export function tagsQuery() {
+  return queryOptions({
+    queryKey: tagKeys.all,
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/etiquetas', { signal })),
+  });
+}
