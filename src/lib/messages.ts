@@ -144,6 +144,7 @@ export const libraryMessages = {
   // Score filter (SPEC §2: no Apply button)
   scoreChip: 'Puntuación',
   scoreFilterTitle: 'Filtrar por puntuación',
+  anyScore: 'Cualquier puntuación',
   scoreAtLeast: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'} o más`,
   scoreExactly: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
   scoreAtMost: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'} o menos`,
@@ -167,6 +168,7 @@ export const libraryMessages = {
     `Puntuación media: ${average.toLocaleString('es', { maximumFractionDigits: 1 })} de 5`,
   videoTags: 'Etiquetas del video',
   yourRating: 'Su puntuación',
+  noRating: 'Sin puntuación',
   ratingStar: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
   uploadedOn: (date: string) => `Subido el ${date}`,
   // Detail page (SPEC §2 "Video detail")

@@ -224,11 +224,12 @@ function ScoreChip({ filter, disabled, onChange, onClear }: {
       <Rating
         size="lg"
         value={filter?.stars ?? 0}
-        getSymbolLabel={libraryMessages.scoreAtLeast}
+        // Mantine adds a radio for 0: here it is 'Cualquier puntuación', which removes the filter.
+        getSymbolLabel={(stars) => (stars === 0 ? libraryMessages.anyScore : libraryMessages.scoreAtLeast(stars))}
         onChange={(stars) => {
-          if (stars < 1 || stars > 5) return;
           setOpened(false);
-          onChange({ operator: 'gte', stars: stars as ScoreFilter['stars'] });
+          if (stars >= 1 && stars <= 5) onChange({ operator: 'gte', stars: stars as ScoreFilter['stars'] });
+          else if (filter) onClear();
         }}
       />
     </PopoverChip>

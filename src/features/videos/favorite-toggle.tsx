@@ -1,0 +1,34 @@
+import { ActionIcon, Tooltip, type ActionIconProps } from '@mantine/core';
+import { IconHeart, IconHeartFilled } from '@tabler/icons-react';
+import { libraryMessages } from '../../lib/messages.ts';
+
+export interface FavoriteToggleProps extends Pick<ActionIconProps, 'size'> {
+  /** The video is one of the user's favourites (filled heart, pressed). */
+  favorite: boolean;
+  /** Called with the new value (SPEC §4 "Favourite": toggles on or off). */
+  onChange: (favorite: boolean) => void;
+  /** While the change is being saved. */
+  busy?: boolean;
+}
+
+/** The favourite heart (SPEC §1, §2): a toggle button named 'Favorito', pressed when it is one. */
+export function FavoriteToggle({ favorite, onChange, busy = false, size = 'lg' }: FavoriteToggleProps) {
+  const Icon = favorite ? IconHeartFilled : IconHeart;
+  return (
+    <Tooltip label={favorite ? libraryMessages.removeFavorite : libraryMessages.addFavorite} withArrow openDelay={400}>
+      <ActionIcon
+        variant="subtle"
+        color="red.8"
+        size={size}
+        radius="xl"
+        aria-label={libraryMessages.favorite}
+        aria-pressed={favorite}
+        data-favorite={favorite || undefined}
+        loading={busy}
+        onClick={() => onChange(!favorite)}
+      >
+        <Icon size={20} aria-hidden />
+      </ActionIcon>
+    </Tooltip>
+  );
+}

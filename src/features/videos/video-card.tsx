@@ -1,0 +1,253 @@
+import { useEffect, useRef, useState, type ElementType } from 'react';
+import { ActionIcon, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
+import type { components } from '../../../contract/openapi.gen.ts';
+import { formatDuration } from '../../lib/format/duration.ts';
+import { libraryMessages } from '../../lib/messages.ts';
+import { Description } from './description.tsx';
+import { FavoriteToggle } from './favorite-toggle.tsx';
+import { AverageStars } from './star-rating.tsx';
+
+type Video = components['schemas']['Video'];
+type Etiqueta = components['schemas']['Etiqueta'];
+
+/** SPEC §9: the mobile breakpoint is 639 px together with no hover. */
+export const TOUCH_SCREEN_QUERY = '(max-width: 639px) and (hover: none)';
+/** On a touch screen the preview plays while this much of the card is in view. */
+export const PREVIEW_IN_VIEW_RATIO = 0.75;
+
+export interface VideoCardProps {
+  video: Video;
+  /** Shows the edit and delete buttons (SPEC §6). */
+  isAdmin: boolean;
+  /** The element the links are rendered with: the router's `Link` (default: a plain `a`). */
+  linkComponent?: ElementType;
+  /**
+   * Props of the play link to the detail page, for `linkComponent`: e.g.
+   * `{ to: '/videos/$id', params: { id: String(video.id) }, search }` with the router's Link, or `{ href }`.
+   */
+  detailLink: (video: Video) => Record<string, unknown>;
+  /** Props of a tag's link to the list filtered by that tag (`search: { tag: 'in:<id>' }`). */
+  tagLink: (tag: Etiqueta) => Record<string, unknown>;
+  /** The heart: called with the new value. */
+  onFavoriteChange: (video: Video, favorite: boolean) => void;
+  /** While this video's favourite change is being saved. */
+  favoriteBusy?: boolean;
+  /** Admin: the edit dialog (wired later). */
+  onEdit?: (video: Video) => void;
+  /** Admin: the delete confirmation (wired later). */
+  onDelete?: (video: Video) => void;
+  /** Lorem sample data in a loading style (SPEC §2): nothing is a link or a button. */
+  placeholder?: false;
+}
+
+export interface PlaceholderCardProps {
+  video: Video;
+  placeholder: true;
+}
+
+/**
+ * Whether the animated preview plays: while the pointer is over the card; on a touch screen (no
+ * hover, SPEC §9) while most of the card is in view instead, one card at a time as the user scrolls.
+ */
+function usePreview(enabled: boolean) {
+  const [hovered, setHovered] = useState(false);
+  const [inView, setInView] = useState(false);
+  const touchScreen = useMediaQuery(TOUCH_SCREEN_QUERY) ?? false;
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!enabled || !touchScreen || !element || typeof IntersectionObserver === 'undefined') {
+      setInView(false);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      ([entry]) => setInView(Boolean(entry && entry.intersectionRatio >= PREVIEW_IN_VIEW_RATIO)),
+      { threshold: [0, PREVIEW_IN_VIEW_RATIO, 1] },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [enabled, touchScreen]);
+
+  return {
+    ref,
+    playing: enabled && (touchScreen ? inView : hovered),
+    hoverProps: {
+      onMouseEnter: () => setHovered(true),
+      onMouseLeave: () => setHovered(false),
+    },
+  };
+}
+
+/** A video of the list (SPEC §1): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
+export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
+  if (props.placeholder) return <PlaceholderCard video={props.video} />;
+  return <LoadedCard {...props} />;
+}
+
+function LoadedCard({
+  video,
+  isAdmin,
+  linkComponent = 'a',
+  detailLink,
+  tagLink,
+  onFavoriteChange,
+  favoriteBusy = false,
+  onEdit,
+  onDelete,
+}: VideoCardProps) {
+  const preview = usePreview(Boolean(video.urlPreview));
+  const duration = formatDuration(video.duracion);
+  const titleId = `video-${video.id}-title`;
+
+  return (
+    <Card
+      ref={preview.ref}
+      component="article"
+      aria-labelledby={titleId}
+      withBorder
+      shadow="xs"
+      padding="sm"
+      radius="md"
+      h="100%"
+      {...preview.hoverProps}
+    >
+      <Card.Section pos="relative">
+        <AspectRatio ratio={16 / 9} bg="gray.2">
+          {video.urlThumbnail ? (
+            <img src={video.urlThumbnail} alt={libraryMessages.thumbnailAlt(video.titulo)} loading="lazy" style={{ objectFit: 'cover' }} />
+          ) : (
+            <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
+              <IconPhoto size={40} stroke={1.2} color="var(--mantine-color-gray-6)" aria-hidden />
+            </Center>
+          )}
+        </AspectRatio>
+        {preview.playing && video.urlPreview && (
+          <video
+            data-testid="video-preview"
+            src={video.urlPreview}
+            poster={video.urlThumbnail ?? undefined}
+            muted
+            loop
+            playsInline
+            autoPlay
+            preload="auto"
+            aria-hidden
+            style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }}
+          />
+        )}
+        {!video.visto && (
+          <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm">
+            {libraryMessages.notSeen}
+          </Badge>
+        )}
+        <Badge
+          pos="absolute"
+          bottom={8}
+          right={8}
+          color="dark.7"
+          variant="filled"
+          radius="sm"
+          aria-label={libraryMessages.duration(duration)}
+        >
+          {duration}
+        </Badge>
+        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
+          <ActionIcon
+            component={linkComponent as 'a'}
+            {...detailLink(video)}
+            aria-label={libraryMessages.play(video.titulo)}
+            size={56}
+            radius="xl"
+            variant="filled"
+            color="tao.8"
+            style={{ pointerEvents: 'auto', boxShadow: 'var(--mantine-shadow-md)' }}
+          >
+            <IconPlayerPlayFilled size={26} aria-hidden />
+          </ActionIcon>
+        </Center>
+      </Card.Section>
+
+      <Stack gap={6} mt="sm">
+        <Title order={3} id={titleId} fz="md" fw={600} lineClamp={2}>
+          {video.titulo}
+        </Title>
+        <Description text={video.descripcionCorta} lineClamp={3} c="gray.8" />
+        {video.etiquetas.length > 0 && (
+          <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {video.etiquetas.map((tag) => (
+              <li key={tag.id}>
+                <Badge
+                  component={linkComponent as 'a'}
+                  {...tagLink(tag)}
+                  variant="light"
+                  color="tao.9"
+                  radius="sm"
+                  tt="none"
+                  style={{ cursor: 'pointer' }}
+                >
+                  {tag.nombre}
+                </Badge>
+              </li>
+            ))}
+          </Group>
+        )}
+        <Group justify="space-between" wrap="nowrap" mt={4}>
+          <AverageStars value={video.puntuacionMedia} />
+          <Group gap={2} wrap="nowrap">
+            <FavoriteToggle favorite={video.favorito} busy={favoriteBusy} onChange={(favorite) => onFavoriteChange(video, favorite)} />
+            {isAdmin && (
+              <>
+                <Tooltip label={libraryMessages.edit(video.titulo)} withArrow openDelay={400}>
+                  <ActionIcon variant="subtle" color="gray.8" size="lg" aria-label={libraryMessages.edit(video.titulo)} onClick={() => onEdit?.(video)}>
+                    <IconPencil size={18} aria-hidden />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={libraryMessages.remove(video.titulo)} withArrow openDelay={400}>
+                  <ActionIcon variant="subtle" color="red.8" size="lg" aria-label={libraryMessages.remove(video.titulo)} onClick={() => onDelete?.(video)}>
+                    <IconTrash size={18} aria-hidden />
+                  </ActionIcon>
+                </Tooltip>
+              </>
+            )}
+          </Group>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** The loading style of SPEC §2: the lorem sample under animated skeletons; nothing to click. */
+function PlaceholderCard({ video }: { video: Video }) {
+  return (
+    <Card component="article" aria-busy="true" withBorder shadow="xs" padding="sm" radius="md" h="100%">
+      <Card.Section>
+        <Skeleton visible animate>
+          <AspectRatio ratio={16 / 9}>
+            <Box />
+          </AspectRatio>
+        </Skeleton>
+      </Card.Section>
+      <Stack gap={8} mt="sm">
+        <Skeleton visible width="80%">
+          <Text fw={600}>{video.titulo}</Text>
+        </Skeleton>
+        <Skeleton visible>
+          <Text size="sm" lineClamp={3}>
+            {video.descripcionCorta}
+          </Text>
+        </Skeleton>
+        <Group gap={6}>
+          {video.etiquetas.map((tag) => (
+            <Skeleton key={tag.id} visible width={56} radius="sm">
+              <Badge>{tag.nombre}</Badge>
+            </Skeleton>
+          ))}
+        </Group>
+        <Skeleton visible width={100} height={18} />
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,128 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Box, Center, Loader, SimpleGrid, Text, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { libraryMessages } from '../../lib/messages.ts';
+
+/** Columns by window width: 1 on phones (up to 639 px, SPEC §9), 2 on tablets, 3 on laptops, 4 on wide screens. */
+export const GRID_BREAKPOINTS = { two: '(min-width: 640px)', three: '(min-width: 992px)', four: '(min-width: 1280px)' } as const;
+/** A row's height before it is measured (a card is about this tall). */
+export const ESTIMATED_ROW_HEIGHT = 440;
+/** Rows rendered beyond the window, above and below. */
+export const OVERSCAN_ROWS = 2;
+/** `onEndReached` fires when one of the last this many rows is rendered. */
+export const END_THRESHOLD_ROWS = 2;
+const GAP = 16;
+
+export function useGridColumns(): number {
+  const two = useMediaQuery(GRID_BREAKPOINTS.two, false, { getInitialValueInEffect: false });
+  const three = useMediaQuery(GRID_BREAKPOINTS.three, false, { getInitialValueInEffect: false });
+  const four = useMediaQuery(GRID_BREAKPOINTS.four, false, { getInitialValueInEffect: false });
+  return four ? 4 : three ? 3 : two ? 2 : 1;
+}
+
+export interface VideoGridProps<T extends { id: number }> {
+  items: readonly T[];
+  renderItem: (item: T) => ReactNode;
+  /** Accessible name of the list ('Videos'). */
+  label: string;
+  /** Endless scrolling: asked for the next page when the last rows come into view. */
+  onEndReached?: () => void;
+  /** There is a next page. */
+  hasMore?: boolean;
+  /** The next page is being fetched (a spinner closes the list; `onEndReached` waits). */
+  loadingMore?: boolean;
+  /** The items are placeholders (loading or failed): the list is marked busy. */
+  busy?: boolean;
+  /** Overrides the columns of the window width (tests, narrow containers). */
+  columns?: number;
+}
+
+/**
+ * The video grid (SPEC §2): rows of 1–4 cards by width, virtualized against the window's scroll
+ * (@tanstack/react-virtual), so only the rows in and near view are in the DOM however long the list
+ * (10,000 videos render a few rows). Empty: 'No existen videos que se ajusten a estos filtros'.
+ */
+export function VideoGrid<T extends { id: number }>({
+  items,
+  renderItem,
+  label,
+  onEndReached,
+  hasMore = false,
+  loadingMore = false,
+  busy = false,
+  columns: columnsOverride,
+}: VideoGridProps<T>) {
+  const widthColumns = useGridColumns();
+  const columns = Math.max(1, Math.floor(columnsOverride ?? widthColumns));
+  const rowCount = Math.ceil(items.length / columns);
+  const listRef = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+
+  useEffect(() => {
+    // Where the list starts on the page (below the header and the filters).
+    const element = listRef.current;
+    if (element) setScrollMargin(element.getBoundingClientRect().top + window.scrollY);
+  }, []);
+
+  const virtualizer = useWindowVirtualizer({
+    count: rowCount,
+    estimateSize: () => ESTIMATED_ROW_HEIGHT,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin,
+    gap: GAP,
+    // A row not laid out (height 0: hidden, or a DOM without layout) keeps its estimate.
+    measureElement: (element) => element.getBoundingClientRect().height || ESTIMATED_ROW_HEIGHT,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const lastRendered = rows.at(-1)?.index ?? -1;
+
+  useEffect(() => {
+    if (!onEndReached || !hasMore || loadingMore || rowCount === 0) return;
+    if (lastRendered >= rowCount - END_THRESHOLD_ROWS) onEndReached();
+  }, [onEndReached, hasMore, loadingMore, rowCount, lastRendered]);
+
+  if (items.length === 0 && !busy) {
+    return (
+      <Center mih={200} py="xl">
+        <Text c="gray.7" ta="center">
+          {libraryMessages.emptyList}
+        </Text>
+      </Center>
+    );
+  }
+
+  return (
+    <Box ref={listRef}>
+      <Box
+        role="list"
+        aria-label={label}
+        aria-busy={busy || loadingMore || undefined}
+        style={{ position: 'relative', width: '100%', height: virtualizer.getTotalSize() }}
+      >
+        {rows.map((row) => (
+          <Box
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - scrollMargin}px)` }}
+          >
+            <SimpleGrid cols={columns} spacing={GAP}>
+              {items.slice(row.index * columns, row.index * columns + columns).map((item, column) => (
+                <div key={item.id} role="listitem" aria-setsize={items.length} aria-posinset={row.index * columns + column + 1}>
+                  {renderItem(item)}
+                </div>
+              ))}
+            </SimpleGrid>
+          </Box>
+        ))}
+      </Box>
+      {loadingMore && (
+        <Center py="lg" role="status">
+          <Loader size="sm" aria-hidden />
+          <VisuallyHidden>{libraryMessages.loadingMore}</VisuallyHidden>
+        </Center>
+      )}
+    </Box>
+  );
+}
