@@ -12,7 +12,7 @@ import { coveringPaths, itCoversEveryStateAndTransition } from '../tag-filter/mo
 import type { Etiqueta } from '../tag-filter/tag-filter.types.ts';
 import { FILTER_KEYS, toSearch } from './video-filters.ts';
 import { videoFiltersMachine } from './video-filters.machine.ts';
-import type { FilterSearch, VideoFilters, VideoFiltersEvent } from './video-filters.types.ts';
+import type { FilterSearch, VideoFilters, VideoFiltersEvent, WriteAddressParams } from './video-filters.types.ts';
 
 const TAGS: Etiqueta[] = [
   { id: 3, nombre: 'Arte' },
@@ -92,6 +92,8 @@ let user: UserEvent;
  */
 let before: Snapshot;
 let address: FilterSearch;
+/** Every address write, as the router would get them. */
+let navigations: WriteAddressParams[] = [];
 let setAddress: (search: FilterSearch) => void;
 
 /** The list page as the route will host it: the address is state, storage is the real session storage. */
@@ -99,13 +101,17 @@ function Host({ initial }: { initial: FilterSearch }) {
   const [search, setSearch] = useState(initial);
   address = search;
   setAddress = setSearch;
-  const navigate = useCallback(({ search: next }: { search: FilterSearch }) => setSearch(next), []);
+  const navigate = useCallback((params: WriteAddressParams) => {
+    navigations.push(params);
+    setSearch(params.search);
+  }, []);
   const actorRef = useVideoFilters({ search, navigate });
   return <VideoFiltersBar actorRef={actorRef} tags={TAGS} locale="es-ES" />;
 }
 
 beforeEach(() => {
   user = userEvent.setup({ delay: null });
+  navigations = [];
 });
 
 const PERIOD_LABEL = { tw: 'Esta semana', tm: 'Este mes', l6m: 'Últimos 6 meses', ty: 'Este año' } as const;
@@ -274,6 +280,14 @@ describe('video filters page, beyond the model', () => {
     await user.type(box, '   {Enter}');
     expect(address).toEqual({ q: 'perros' });
     expect(window.sessionStorage.getItem('q')).toBe('perros');
+  });
+
+  it('restores stored filters by replacing the address (Back does not return to the list without them), then pushes changes', async () => {
+    window.sessionStorage.setItem('fav', 'eq:true');
+    renderWithTheme(<Host initial={{}} />);
+    expect(navigations).toEqual([{ search: { fav: 'eq:true' }, replace: true }]);
+    await user.click(screen.getByRole('tab', { name: 'No vistos' }));
+    expect(navigations.at(-1)).toEqual({ search: { 'not-seen': 'eq:true' }, replace: false });
   });
 
   it('keeps the address’s filters over stored ones on entering, and stores them', () => {
