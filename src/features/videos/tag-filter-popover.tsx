@@ -42,6 +42,7 @@ export function TagFilterPopover({ tags, appliedIds, onApply, onClear, disabled 
   const selected = useSelector(actorRef, (snapshot) => snapshot.context.selected);
   const text = useSelector(actorRef, (snapshot) => snapshot.context.text);
   const titleId = useId();
+  const selectedId = useId();
 
   const appliedKey = appliedIds.join(',');
   useEffect(() => {
@@ -103,11 +104,11 @@ export function TagFilterPopover({ tags, appliedIds, onApply, onClear, disabled 
             />
             <ScrollArea.Autosize mah={200} type="auto">
               {matching.length === 0 ? (
-                <Text size="sm" c="dimmed">
+                <Text size="sm" c="gray.7">
                   {libraryMessages.noMatchingTags}
                 </Text>
               ) : (
-                <Stack gap={6} role="group" aria-label={libraryMessages.tagStrip}>
+                <Stack gap={6}>
                   {matching.map((tag) => (
                     <Checkbox
                       key={tag.id}
@@ -125,8 +126,8 @@ export function TagFilterPopover({ tags, appliedIds, onApply, onClear, disabled 
                 </Stack>
               )}
             </ScrollArea.Autosize>
-            <section aria-label={selected.length > 0 ? libraryMessages.selectedTags : libraryMessages.noSelectedTags}>
-              <Text size="sm" fw={500} mb={selected.length > 0 ? 6 : 0}>
+            <section aria-labelledby={selectedId}>
+              <Text id={selectedId} size="sm" fw={500} mb={selected.length > 0 ? 6 : 0}>
                 {selected.length > 0 ? libraryMessages.selectedTags : libraryMessages.noSelectedTags}
               </Text>
               {selected.length > 0 && (
