@@ -138,6 +138,8 @@ const heart = () => screen.getByRole('button', { name: 'Favorito' });
 /** Stars lit in the own rating (Mantine keeps one extra, hidden symbol for 0 that is always "full"). */
 const litStars = () => ratingGroup().querySelectorAll('svg[data-filled]').length - 1;
 const starLabel = (stars: number) => (stars === 1 ? '1 estrella' : `${stars} estrellas`);
+/** What a pointer user clicks: the star's label (the radio itself only previews the value). */
+const starToClick = (name: string) => (within(ratingGroup()).getByRole('radio', { name }) as HTMLInputElement).labels![0]!;
 
 function expectToasts() {
   const shown = screen.queryAllByRole('alert').map((alert) => alert.textContent);
@@ -267,7 +269,7 @@ describe('video opinion: the two controls are independent', () => {
     renderControls();
     await user.click(heart());
     expect(heart()).toBeDisabled();
-    await user.click(within(ratingGroup()).getByRole('radio', { name: '5 estrellas' }).labels![0]!);
+    await user.click(starToClick('5 estrellas'));
     expect(ratingGroup()).toHaveAttribute('aria-busy', 'true');
     await doubles.resolve('rateVideo', answer({ puntuacion: 5, puntuacionMedia: 4 }));
     expect(await screen.findByText('Video puntuado con 5 estrellas')).toBeInTheDocument();
@@ -280,7 +282,7 @@ describe('video opinion: the two controls are independent', () => {
 
   it('rates with a click on a star', async () => {
     renderControls();
-    await user.click(within(ratingGroup()).getByRole('radio', { name: '3 estrellas' }).labels![0]!);
+    await user.click(starToClick('3 estrellas'));
     expect(doubles.inputs('rateVideo')).toEqual([{ id: VIDEO.id, value: 3 }]);
     await doubles.resolve('rateVideo', answer({ puntuacion: 3 }));
     expect(await screen.findByText('Video puntuado con 3 estrellas')).toBeInTheDocument();

@@ -116,13 +116,43 @@ describe('/videos', () => {
     expect(app.router.state.location.searchStr).toBe('');
   });
 
+  /** GET /api/videos/7 for the detail page (its own suite: src/features/videos/video-detail.test.tsx). */
+  const serveVideo = () =>
+    server.use(
+      http.get('/api/videos/{id}', ({ response }) =>
+        response(200).json({
+          id: 7,
+          idExterno: 'asset-7',
+          titulo: 'Reunión anual',
+          descripcion: null,
+          descripcionCorta: 'Resumen',
+          duracion: 60,
+          puntuacionMedia: 0,
+          puntuacion: null,
+          favorito: false,
+          visto: true,
+          fechaAlta: '2026-03-05T12:00:00.000Z',
+          urlThumbnail: null,
+          urlPreview: null,
+          urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
+          etiquetas: [],
+          isVisible: true,
+          organizacionId: null,
+          nombreUsuarioAlta: 'admin',
+          posicion: null,
+        }),
+      ),
+    );
+
   it('/videos/$id has a Volver link that keeps the list’s filters, and the player frame', async () => {
+    serveVideo();
     await renderApp('/videos/7?q=gatos&fav=eq:true', { token: sessionToken() });
     expect(await screen.findByRole('link', { name: 'Volver' })).toHaveAttribute('href', '/videos?q=gatos&fav=eq%3Atrue');
     expect(screen.getByRole('region', { name: 'Reproductor de video' })).toBeInTheDocument();
   });
 
   it('the title in the header leads back to the list, keeping its filters', async () => {
+    serveVideo();
     await renderApp('/videos/7?q=gatos', { token: sessionToken() });
     expect(await screen.findByRole('link', { name: 'Contenido audiovisual TAO' })).toHaveAttribute('href', '/videos?q=gatos');
   });

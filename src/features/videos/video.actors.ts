@@ -178,11 +178,14 @@ export function opinionToast(change: OpinionChange, outcome: 'saved' | 'failed')
  */
 export function createVideoOpinionLogic(queryClient: QueryClient, toasts: ToastStore) {
   const { rateVideo, setFavorite } = createVideoActors(queryClient);
+  // The toast's actor is created just after the machine's step: XState warns when a machine is
+  // created while a custom action runs (it mistakes the new machine's initial context for an `assign`).
+  const show = (toast: ToastInput) => queueMicrotask(() => void toasts.show(toast));
   return videoOpinionMachine.provide({
     actors: { rateVideo, setFavorite },
     actions: {
-      notifySaved: (_, change) => void toasts.show(opinionToast(change, 'saved')),
-      notifyFailed: (_, change) => void toasts.show(opinionToast(change, 'failed')),
+      notifySaved: (_, change) => show(opinionToast(change, 'saved')),
+      notifyFailed: (_, change) => show(opinionToast(change, 'failed')),
     },
   });
 }

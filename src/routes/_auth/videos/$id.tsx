@@ -1,27 +1,41 @@
-import { AspectRatio, Center, Container, Paper } from '@mantine/core';
-import { IconArrowLeft, IconPlayerPlay } from '@tabler/icons-react';
-import { createFileRoute } from '@tanstack/react-router';
-import { appLabels } from '../../../components/app-labels.ts';
-import { ButtonLink } from '../../../components/router-links.tsx';
+import { useState } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute, notFound } from '@tanstack/react-router';
+import { createVideoDetailLogic } from '../../../features/videos/video.actors.ts';
+import { VideoDetail } from '../../../features/videos/video-detail.tsx';
+import { openVideo, parseVideoId, videoQuery } from '../../../features/videos/videos.queries.ts';
+import { isApiError } from '../../../lib/api/client.ts';
 
+/** /videos/{id}: the video detail page (SPEC.md §2). The list's filters are the layout's (_auth.tsx). */
 export const Route = createFileRoute('/_auth/videos/$id')({
-  component: VideoDetailPage,
+  // Only a canonical id matches (decimal digits, no leading zeros, within the contract's range):
+  // anything else is the 404 page, as an unknown path is.
+  params: {
+    parse: ({ id }) => {
+      const videoId = parseVideoId(id);
+      return videoId === null ? false : { id: videoId };
+    },
+    stringify: ({ id }) => ({ id: String(id) }),
+  },
+  // Each opening asks the server (it records the view, docs/DECISIONS.md "Library"); a preload is
+  // not an opening and fetches nothing. A video the user may not see, or that does not exist, is 404.
+  loader: async ({ context: { queryClient }, params: { id }, cause }) => {
+    if (cause === 'preload') return;
+    try {
+      if (cause === 'enter') await openVideo(queryClient, id);
+      else await queryClient.ensureQueryData(videoQuery(id));
+    } catch (error) {
+      if (isApiError(error) && error.status === 404) throw notFound();
+      throw error;
+    }
+  },
+  component: VideoDetailRoute,
 });
 
-function VideoDetailPage() {
-  return (
-    <Container size="lg" py="lg" component="main">
-      {/* The list's filters come along (the layout retains them): 'Volver' returns to the same list. */}
-      <ButtonLink to="/videos" variant="subtle" leftSection={<IconArrowLeft size={18} />} mb="md" px="xs">
-        {appLabels.back}
-      </ButtonLink>
-      <Paper radius="md" style={{ overflow: 'hidden' }} shadow="sm">
-        <AspectRatio ratio={16 / 9}>
-          <Center bg="dark.8" aria-label={appLabels.player} role="region">
-            <IconPlayerPlay size={64} stroke={1.2} color="var(--mantine-color-dark-3)" />
-          </Center>
-        </AspectRatio>
-      </Paper>
-    </Container>
-  );
+function VideoDetailRoute() {
+  const { id } = Route.useParams();
+  const { queryClient, toasts } = Route.useRouteContext();
+  const { data: video } = useSuspenseQuery(videoQuery(id));
+  const [logic] = useState(() => createVideoDetailLogic(queryClient, toasts));
+  return <VideoDetail key={video.id} video={video} {...logic} />;
 }
