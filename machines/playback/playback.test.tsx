@@ -1,0 +1,284 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
+import { createPlaybackLogic } from '../../src/features/videos/video.actors.ts';
+import { VideoPlayer } from '../../src/features/videos/video-player.tsx';
+import { createQueryClient } from '../../src/lib/query-client.ts';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import {
+  coveringPaths,
+  createMachineModel,
+  itCoversTheMachine,
+  runPath,
+  type AfterEvent,
+  type Executors,
+  type StateChecks,
+} from '../../tests/utils/machine-model.ts';
+import { playbackMachine, RESUME_END_MARGIN_S, SAVE_INTERVAL_MS } from './playback.machine.ts';
+import type { PlaybackEvent, SavePositionParams } from './playback.types.ts';
+
+const VIDEO_ID = 7;
+const TITLE = 'Reunión anual';
+const DURATION = 600;
+/** The saving interval, shortened as the machines/ convention asks; time is driven by fake timers. */
+const INTERVAL = 1000;
+
+type Snapshot = SnapshotFrom<typeof playbackMachine>;
+type ModelEvent = PlaybackEvent | AfterEvent<'saveInterval'>;
+
+const events: ModelEvent[] = [
+  { type: 'media.loaded', duration: DURATION },
+  { type: 'media.seeked' },
+  { type: 'media.play' },
+  { type: 'media.time', position: 125.6 },
+  { type: 'media.time', position: 300.2 },
+  { type: 'media.pause', position: 301.9 },
+  { type: 'media.ended' },
+  { type: 'page.leave' },
+];
+
+/** The saved positions the page opens with: one to resume, none, and one too near the end to resume. */
+const variants = [
+  { name: 'saved at 2:00', posicion: 120, resumes: true },
+  { name: 'never played', posicion: null, resumes: false },
+  { name: `saved in the last ${RESUME_END_MARGIN_S} s`, posicion: DURATION - RESUME_END_MARGIN_S + 2, resumes: false },
+].map((variant) => {
+  const model = createMachineModel(playbackMachine, {
+    events,
+    input: { videoId: VIDEO_ID, posicion: variant.posicion },
+    // The media reports a time only once it moved there; a position it already has is no news.
+    filterEvents: (snapshot, event) => event.type !== 'media.time' || Math.abs(snapshot.context.position - event.position) > 1,
+  });
+  return { ...variant, model, paths: coveringPaths(model) };
+});
+
+// ---- the host: the real player with its <video> element stubbed (jsdom plays nothing) ----
+
+/** What the test's media element holds. */
+let media: { currentTime: number; duration: number; ended: boolean; seeks: number[] };
+/** The saves the app would send (the machine's `savePosition` action). */
+let saves: SavePositionParams[];
+/** Whole seconds the server holds for the user, as far as the test knows. */
+let serverPosition: number;
+/** Where the user is in the video, as the test set it (the position that must end up saved). */
+let userPosition: number;
+
+function renderPlayer(posicion: number | null, { defaultInterval = false } = {}) {
+  media = { currentTime: 0, duration: Number.NaN, ended: false, seeks: [] };
+  saves = [];
+  serverPosition = posicion === null ? 0 : Math.floor(posicion);
+  userPosition = posicion ?? 0;
+  // The app's machine; only the network is replaced: the saves are recorded.
+  const logic = createPlaybackLogic(createQueryClient()).provide({
+    ...(defaultInterval ? {} : { delays: { saveInterval: INTERVAL } }),
+    actions: { savePosition: (_, params) => void saves.push(params) },
+  });
+  const view = renderWithTheme(
+    <VideoPlayer
+      video={{ id: VIDEO_ID, titulo: TITLE, urlVideo: '/api/media/asset-7/video.mp4', urlThumbnail: '/thumb.jpg', posicion }}
+      logic={logic}
+    />,
+  );
+  const element = screen.getByLabelText(TITLE) as HTMLVideoElement;
+  Object.defineProperties(element, {
+    currentTime: {
+      configurable: true,
+      get: () => media.currentTime,
+      set: (value: number) => {
+        media.currentTime = value;
+        media.seeks.push(value);
+      },
+    },
+    duration: { configurable: true, get: () => media.duration },
+    ended: { configurable: true, get: () => media.ended },
+  });
+  return { ...view, element };
+}
+
+const video = () => screen.getByLabelText(TITLE) as HTMLVideoElement;
+const advance = (ms: number) =>
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
+const moved = () => Math.floor(userPosition) !== serverPosition;
+
+/** Runs `cause` and checks the one save it must send (or none). */
+async function expectSave(cause: () => void | Promise<void>, save: Omit<SavePositionParams, 'id'> | null) {
+  const count = saves.length;
+  await cause();
+  if (save === null) {
+    expect(saves.slice(count)).toEqual([]);
+    return;
+  }
+  expect(saves.slice(count)).toEqual([{ id: VIDEO_ID, ...save }]);
+  serverPosition = save.seconds;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const executors = {
+  'media.loaded': async ({ event }) => {
+    media.duration = event.duration;
+    await expectSave(() => void fireEvent(video(), new Event('loadedmetadata')), null);
+  },
+  'media.seeked': async () => {
+    await expectSave(() => void fireEvent(video(), new Event('seeked')), null);
+  },
+  'media.play': async () => {
+    await expectSave(() => void fireEvent(video(), new Event('playing')), null);
+  },
+  'media.time': async ({ event }) => {
+    media.currentTime = event.position;
+    userPosition = event.position;
+    await expectSave(() => void fireEvent(video(), new Event('timeupdate')), null);
+  },
+  'media.pause': async ({ event }) => {
+    media.currentTime = event.position;
+    userPosition = event.position;
+    // A pause always saves where the user stopped.
+    await expectSave(() => void fireEvent(video(), new Event('pause')), { seconds: Math.floor(event.position), leaving: false });
+  },
+  'media.ended': async () => {
+    // As a browser does at the end: the media pauses (ended already true), then ends; 0 is saved once.
+    media.currentTime = DURATION;
+    media.ended = true;
+    await expectSave(() => {
+      fireEvent(video(), new Event('pause'));
+      fireEvent(video(), new Event('ended'));
+    }, { seconds: 0, leaving: false });
+    media.ended = false;
+    userPosition = 0;
+  },
+  'page.leave': async () => {
+    // The tab or window goes away: the moved position goes with a request that outlives the page.
+    await expectSave(() => void window.dispatchEvent(new Event('pagehide')), { seconds: Math.floor(userPosition), leaving: true });
+  },
+  'xstate.after.saveInterval': async () => {
+    // Nothing a moment before the interval; then the position, if it moved since the last save.
+    await expectSave(() => advance(INTERVAL - 1), null);
+    await expectSave(() => advance(1), moved() ? { seconds: Math.floor(userPosition), leaving: false } : null);
+  },
+} satisfies Executors<Snapshot, ModelEvent>;
+
+function statesFor(resumeAt: number | null) {
+  return {
+    '#playback.loading': () => {
+      expect(media.seeks).toEqual([]);
+      expect(saves).toEqual([]);
+    },
+    '#playback.resuming': () => {
+      // Sent to the saved position once the duration is known; nothing saved on the way.
+      expect(media.seeks).toEqual([resumeAt]);
+      expect(video().currentTime).toBe(resumeAt);
+      expect(saves).toEqual([]);
+    },
+    '#playback.ready.paused': (snapshot) => {
+      expect(media.seeks.length).toBeLessThanOrEqual(1);
+      expect(snapshot.context.savedPosition ?? 0).toBe(serverPosition);
+    },
+    '#playback.ready.playing': (snapshot) => {
+      expect(snapshot.context.savedPosition ?? 0).toBe(serverPosition);
+    },
+    '#playback.ready.ended': (snapshot) => {
+      // 0 was saved at the end (the next opening starts from the beginning), unless the user moved since.
+      expect(saves).toContainEqual({ id: VIDEO_ID, seconds: 0, leaving: false });
+      expect(snapshot.context.savedPosition ?? 0).toBe(serverPosition);
+    },
+  } satisfies StateChecks<Snapshot>;
+}
+
+for (const { name, posicion, resumes, paths } of variants) {
+  describe(`playback model (${name})`, () => {
+    const states = statesFor(resumes ? posicion : null);
+    for (const { name: pathName, path } of paths) {
+      it(pathName, async () => {
+        renderPlayer(posicion);
+        await runPath(path, states, executors);
+        // Never sent anywhere else than where the test put it.
+        if (!resumes) expect(media.seeks).toEqual([]);
+      });
+    }
+  });
+}
+
+describe('playback model coverage', () => {
+  itCoversTheMachine(
+    playbackMachine,
+    variants.flatMap((variant) => variant.paths),
+    { events, states: statesFor(120), executors },
+  );
+
+  it('resumes only a saved position above 0 and before the last seconds', () => {
+    const resumed = variants.map(({ paths: variantPaths }) =>
+      variantPaths.some(({ path }) => path.steps.some((step) => step.state.matches('resuming'))),
+    );
+    expect(resumed).toEqual([true, false, false]);
+  });
+});
+
+describe('playback: leaving the page', () => {
+  it('saves the moved position when the player goes away (unmount), as a request that outlives the page', () => {
+    const { unmount } = renderPlayer(null);
+    media.duration = DURATION;
+    fireEvent(video(), new Event('loadedmetadata'));
+    fireEvent(video(), new Event('playing'));
+    media.currentTime = 42.7;
+    fireEvent(video(), new Event('timeupdate'));
+    expect(saves).toEqual([]);
+    unmount();
+    expect(saves).toEqual([{ id: VIDEO_ID, seconds: 42, leaving: true }]);
+  });
+
+  it('saves when the page is hidden, and goes on saving when it is shown again', () => {
+    renderPlayer(null);
+    media.duration = DURATION;
+    fireEvent(video(), new Event('loadedmetadata'));
+    fireEvent(video(), new Event('playing'));
+    media.currentTime = 10.2;
+    fireEvent(video(), new Event('timeupdate'));
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(saves).toEqual([{ id: VIDEO_ID, seconds: 10, leaving: true }]);
+    visibility.mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    media.currentTime = 20.5;
+    fireEvent(video(), new Event('timeupdate'));
+    advance(INTERVAL);
+    expect(saves.at(-1)).toEqual({ id: VIDEO_ID, seconds: 20, leaving: false });
+    visibility.mockRestore();
+  });
+
+  it('saves nothing when nothing moved (a React development double mount leaves no trace)', () => {
+    const { unmount } = renderPlayer(120);
+    media.duration = DURATION;
+    fireEvent(video(), new Event('loadedmetadata'));
+    fireEvent(video(), new Event('seeked'));
+    unmount();
+    expect(saves).toEqual([]);
+  });
+});
+
+describe('playback with the default interval', () => {
+  it(`saves every ${SAVE_INTERVAL_MS / 1000} s while playing`, () => {
+    renderPlayer(null, { defaultInterval: true });
+    media.duration = DURATION;
+    fireEvent(video(), new Event('loadedmetadata'));
+    fireEvent(video(), new Event('playing'));
+    media.currentTime = 3.4;
+    fireEvent(video(), new Event('timeupdate'));
+    advance(SAVE_INTERVAL_MS - 1);
+    expect(saves).toEqual([]);
+    advance(1);
+    expect(saves).toEqual([{ id: VIDEO_ID, seconds: 3, leaving: false }]);
+    media.currentTime = 8.1;
+    fireEvent(video(), new Event('timeupdate'));
+    advance(SAVE_INTERVAL_MS);
+    expect(saves.at(-1)).toEqual({ id: VIDEO_ID, seconds: 8, leaving: false });
+  });
+});
