@@ -76,7 +76,7 @@ export function VideoDetail({ video, opinionLogic, playbackLogic, markSeen }: Vi
             {video.etiquetas.map((tag) => (
               <li key={tag.id}>
                 {/* The list filtered by this tag (`in:` with its id, as a card's tag does). */}
-                <BadgeLink to="/videos" search={{ tag: `in:${tag.id}` }} variant="light" color="tao.9" radius="sm" tt="none">
+                <BadgeLink to="/videos" search={{ tag: `in:${tag.id}` }} variant="light" color="tao" radius="sm" tt="none">
                   {tag.nombre}
                 </BadgeLink>
               </li>

@@ -1,6 +1,7 @@
 import { Group, Text } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { videoOpinionMachine } from '../../../machines/video-opinion/video-opinion.machine.ts';
+import { libraryMessages } from '../../lib/messages.ts';
 import { FavoriteToggle } from './favorite-toggle.tsx';
 import { AverageStars, StarRating } from './star-rating.tsx';
 import type { Video } from './videos.queries.ts';
@@ -32,8 +33,9 @@ export function VideoOpinionControls({ video, logic }: VideoOpinionControlsProps
       <StarRating value={rating} busy={savingRating} onChange={(stars) => actorRef.send({ type: 'opinion.rate', stars })} />
       <Group gap={6} wrap="nowrap" align="center">
         <AverageStars value={average} />
-        <Text size="sm" c="dimmed" aria-hidden>
-          {average.toLocaleString('es', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}
+        {/* The stars' own label says it to screen readers. */}
+        <Text size="sm" c="gray.7" aria-hidden>
+          {libraryMessages.averageRating(average)}
         </Text>
       </Group>
       <FavoriteToggle

@@ -55,7 +55,17 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
 
   const send = actorRef.send;
   return (
-    <Paper component="section" aria-label={appLabels.player} radius="md" shadow="sm" style={{ overflow: 'hidden' }} bg="black">
+    // At most 70 % of the window's height on wide screens (centred), so the title shows below it.
+    <Paper
+      component="section"
+      aria-label={appLabels.player}
+      radius="md"
+      shadow="sm"
+      bg="black"
+      maw="calc(70vh * 16 / 9)"
+      mx="auto"
+      style={{ overflow: 'hidden' }}
+    >
       <AspectRatio ratio={16 / 9}>
         <video
           ref={mediaRef}
