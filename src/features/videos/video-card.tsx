@@ -183,7 +183,7 @@ function LoadedCard({
                   component={linkComponent as 'a'}
                   {...tagLink(tag)}
                   variant="light"
-                  color="tao.9"
+                  color="tao"
                   radius="sm"
                   tt="none"
                   style={{ cursor: 'pointer' }}

@@ -1,5 +1,5 @@
-import { FILTER_KEYS } from '../../../machines/video-filters/video-filters.ts';
-import type { FilterSearch } from '../../../machines/video-filters/video-filters.types.ts';
+import { FILTER_KEYS, hasFilters, parseFilters, toApiQuery } from '../../../machines/video-filters/video-filters.ts';
+import type { FilterSearch, VideoListQuery } from '../../../machines/video-filters/video-filters.types.ts';
 
 /**
  * The list's filters in session storage (SPEC.md §2, §9: keys q, tag, fav, upload-date, score,
@@ -45,4 +45,15 @@ export function writeStoredFilters(search: FilterSearch, storage: Storage | null
 /** SPEC §2: "A helper clears all of them" ('Todos'; also worth calling on logout). */
 export function clearStoredFilters(storage: Storage | null = sessionStorageOrNull()): void {
   writeStoredFilters({}, storage);
+}
+
+/**
+ * The API query of the list the page will show, for the route loader to prime: the address's
+ * filters; null when the address has none but the session has stored ones (the page restores those
+ * into the address first, SPEC §2).
+ */
+export function listFiltersToLoad(search: FilterSearch, storage: Storage | null = sessionStorageOrNull()): VideoListQuery | null {
+  const filters = parseFilters(search);
+  if (!hasFilters(filters) && hasFilters(parseFilters(readStoredFilters(storage)))) return null;
+  return toApiQuery(filters);
 }

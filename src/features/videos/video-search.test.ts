@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchForTab, tabOf, validateVideoSearch, videoSearchKeys } from './video-search.ts';
+import { addressOf, validateVideoSearch, videoSearchKeys } from './video-search.ts';
 
 describe('validateVideoSearch', () => {
   it('keeps the six filters as text', () => {
@@ -22,26 +22,11 @@ describe('validateVideoSearch', () => {
   });
 });
 
-describe('list tabs', () => {
-  it('Favoritos and No vistos set their filter to equals-true; Todos clears every filter', () => {
-    const search = { q: 'gatos', score: 'eq:5', 'not-seen': 'eq:true' };
-    expect(searchForTab('favoritos', search)).toEqual({ q: 'gatos', score: 'eq:5', fav: 'eq:true' });
-    expect(searchForTab('no-vistos', { ...search, fav: 'eq:true' })).toEqual(search);
-    expect(searchForTab('todos', search)).toEqual({});
-  });
-
-  it('sets the filters a tab clears to undefined, so the layout does not retain them', () => {
-    const search = { q: 'gatos', fav: 'eq:true', 'not-seen': 'eq:true' };
-    expect(searchForTab('favoritos', search)).toHaveProperty('not-seen', undefined);
-    expect(searchForTab('no-vistos', search)).toHaveProperty('fav', undefined);
-    const all = searchForTab('todos', search);
-    for (const key of videoSearchKeys) expect(all).toHaveProperty(key, undefined);
-  });
-
-  it('reads the active tab from the filters', () => {
-    expect(tabOf({})).toBe('todos');
-    expect(tabOf({ fav: 'eq:true' })).toBe('favoritos');
-    expect(tabOf({ 'not-seen': 'eq:true' })).toBe('no-vistos');
-    expect(tabOf({ fav: 'eq:false' })).toBe('todos');
+describe('addressOf', () => {
+  it('names every filter key, the ones not set as undefined, so the layout does not retain them', () => {
+    const address = addressOf({ q: 'gatos', tag: 'in:3' });
+    expect(address).toEqual({ q: 'gatos', tag: 'in:3' });
+    for (const key of videoSearchKeys) expect(address).toHaveProperty(key);
+    expect(address).toHaveProperty('fav', undefined);
   });
 });

@@ -22,20 +22,9 @@ export function validateVideoSearch(search: Record<string, unknown>): VideoSearc
 }
 
 /**
- * Tabs of the list: Favoritos and No vistos set their filter to equals-true, Todos clears all filters.
- * A cleared filter is set to undefined, not left out: the layout retains the filters a navigation omits.
+ * The address form of a set of filters for a navigation inside the area: every filter key present,
+ * the ones not set as undefined (the layout retains the filters a navigation leaves out).
  */
-export type VideoTab = 'todos' | 'favoritos' | 'no-vistos';
-const EQUALS_TRUE = 'eq:true';
-
-export function tabOf(search: VideoSearch): VideoTab {
-  if (search.fav === EQUALS_TRUE) return 'favoritos';
-  if (search['not-seen'] === EQUALS_TRUE) return 'no-vistos';
-  return 'todos';
-}
-
-export function searchForTab(tab: VideoTab, search: VideoSearch): VideoSearch {
-  if (tab === 'favoritos') return { ...search, fav: EQUALS_TRUE, 'not-seen': undefined };
-  if (tab === 'no-vistos') return { ...search, fav: undefined, 'not-seen': EQUALS_TRUE };
-  return Object.fromEntries(videoSearchKeys.map((key) => [key, undefined]));
+export function addressOf(filters: VideoSearch): VideoSearch {
+  return Object.fromEntries(videoSearchKeys.map((key) => [key, filters[key]]));
 }

@@ -1,58 +1,35 @@
-import { useState } from 'react';
-import { Container, Group, SimpleGrid, Tabs, TextInput } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
 import { createFileRoute } from '@tanstack/react-router';
-import { appLabels } from '../../../components/app-labels.ts';
-import { searchForTab, tabOf, type VideoTab } from '../../../features/videos/video-search.ts';
+import { VideoLibrary } from '../../../features/videos/video-library.tsx';
+import { listFiltersToLoad } from '../../../features/videos/video-filters.storage.ts';
+import { addressOf } from '../../../features/videos/video-search.ts';
+import { tagsQuery, videoListQuery } from '../../../features/videos/videos.queries.ts';
 
-/** The list's filters are validated by the authenticated layout (src/routes/_auth.tsx). */
+/**
+ * /videos (SPEC.md §2). The list's filters are validated by the authenticated layout
+ * (src/routes/_auth.tsx). The loader primes the list the page will show and the tags, without
+ * waiting for them: the page shows its placeholder cards while they load or when they fail.
+ */
 export const Route = createFileRoute('/_auth/videos/')({
+  loaderDeps: ({ search }) => ({ query: listFiltersToLoad(search) }),
+  loader: ({ context: { queryClient }, deps }) => {
+    void queryClient.prefetchQuery(tagsQuery());
+    // null: the address has no filters but the session has stored ones, which the page restores first.
+    if (deps.query) void queryClient.prefetchInfiniteQuery(videoListQuery(deps.query));
+  },
   component: VideosPage,
 });
-
-const tabs: { value: VideoTab; label: string }[] = [
-  { value: 'todos', label: appLabels.tabAll },
-  { value: 'favoritos', label: appLabels.tabFavorites },
-  { value: 'no-vistos', label: appLabels.tabNotSeen },
-];
 
 function VideosPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const [text, setText] = useState(search.q ?? '');
-
+  const { queryClient, toasts, auth } = Route.useRouteContext();
   return (
-    <Container size="xl" py="lg" component="main">
-      <Group justify="space-between" align="flex-end" gap="md" mb="lg">
-        <Tabs
-          value={tabOf(search)}
-          onChange={(tab) => void navigate({ search: searchForTab((tab ?? 'todos') as VideoTab, search) })}
-        >
-          <Tabs.List>
-            {tabs.map((tab) => (
-              <Tabs.Tab key={tab.value} value={tab.value}>
-                {tab.label}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </Tabs>
-        <TextInput
-          type="search"
-          aria-label={appLabels.search}
-          placeholder={appLabels.search}
-          leftSection={<IconSearch size={16} />}
-          value={text}
-          onChange={(event) => setText(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            // SPEC.md §2: the search runs when Enter is pressed on non-empty text.
-            if (event.key === 'Enter' && text.trim() !== '') {
-              void navigate({ search: (previous) => ({ ...previous, q: text.trim() }) });
-            }
-          }}
-          w={{ base: '100%', sm: 320 }}
-        />
-      </Group>
-      <SimpleGrid aria-label={appLabels.videos} cols={{ base: 1, xs: 2, md: 3, xl: 4 }} spacing="lg" mih="50vh" />
-    </Container>
+    <VideoLibrary
+      search={search}
+      navigate={({ search: filters, replace }) => void navigate({ search: (previous) => ({ ...previous, ...addressOf(filters) }), replace })}
+      queryClient={queryClient}
+      toasts={toasts}
+      isAdmin={auth.isAdmin()}
+    />
   );
 }

@@ -1,0 +1,48 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { Link } from '@tanstack/react-router';
+import type { videoOpinionMachine } from '../../../machines/video-opinion/video-opinion.machine.ts';
+import { VideoCard } from './video-card.tsx';
+import type { Etiqueta, Video } from './videos.queries.ts';
+
+export interface LibraryCardProps {
+  video: Video;
+  isAdmin: boolean;
+  /** The rating and favourite machine with the app's writes and toasts (`createVideoOpinionLogic`). */
+  opinionLogic: typeof videoOpinionMachine;
+  onEdit?: (video: Video) => void;
+  onDelete?: (video: Video) => void;
+}
+
+/** Every filter of the list, cleared: a tag link shows the videos of that tag, whatever was filtered before. */
+const NO_FILTERS = { q: undefined, tag: undefined, fav: undefined, 'upload-date': undefined, score: undefined, 'not-seen': undefined };
+
+const detailLink = (video: Video) => ({ to: '/videos/$id', params: { id: String(video.id) } });
+const tagLink = (tag: Etiqueta) => ({ to: '/videos', search: { ...NO_FILTERS, tag: `in:${tag.id}` } });
+
+/**
+ * A card of the list with its heart saved through the opinion machine (SPEC.md §4 "Favourite"):
+ * the same workflow, writes and §8 toasts as the detail page. The heart shows the value being
+ * saved, then the cached video's (the write updates every cached list).
+ */
+export function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete }: LibraryCardProps) {
+  const actorRef = useActorRef(opinionLogic, {
+    input: { videoId: video.id, rating: video.puntuacion, favorite: video.favorito },
+  });
+  const pendingFavorite = useSelector(actorRef, (snapshot) => snapshot.context.pendingFavorite);
+  const savingFavorite = useSelector(actorRef, (snapshot) => snapshot.hasTag('savingFavorite'));
+  const shown = pendingFavorite === null ? video : { ...video, favorito: pendingFavorite };
+
+  return (
+    <VideoCard
+      video={shown}
+      isAdmin={isAdmin}
+      linkComponent={Link}
+      detailLink={detailLink}
+      tagLink={tagLink}
+      favoriteBusy={savingFavorite}
+      onFavoriteChange={(_, favorite) => actorRef.send({ type: 'opinion.favorite', favorite })}
+      {...(onEdit ? { onEdit } : {})}
+      {...(onDelete ? { onDelete } : {})}
+    />
+  );
+}

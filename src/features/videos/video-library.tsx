@@ -1,0 +1,77 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Container, Stack } from '@mantine/core';
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
+import { toApiQuery } from '../../../machines/video-filters/video-filters.ts';
+import type { FilterSearch, WriteAddressParams } from '../../../machines/video-filters/video-filters.types.ts';
+import { appLabels } from '../../components/app-labels.ts';
+import type { ToastStore } from '../../lib/toasts.ts';
+import { LibraryCard } from './library-card.tsx';
+import { placeholderVideos } from './placeholder-videos.ts';
+import { useVideoFilters } from './use-video-filters.ts';
+import { createVideoOpinionLogic } from './video.actors.ts';
+import { VideoCard } from './video-card.tsx';
+import { VideoFiltersBar } from './video-filters-bar.tsx';
+import { VideoGrid } from './video-grid.tsx';
+import { tagsQuery, videoListQuery, type Video } from './videos.queries.ts';
+
+export interface VideoLibraryProps {
+  /** The address's filters (validated by the authenticated layout). */
+  search: FilterSearch;
+  /** Writes the filters into the address. */
+  navigate: (params: WriteAddressParams) => void;
+  queryClient: QueryClient;
+  toasts: ToastStore;
+  isAdmin: boolean;
+}
+
+const placeholders = placeholderVideos();
+
+/**
+ * The library (SPEC.md §2 /videos): tabs, search and filter chips over the filters machine, and the
+ * endless, virtualized grid of cards. While the tags or the list load, or when they failed, the lorem
+ * placeholder cards show in a loading style; an empty answer says 'No existen videos que se ajusten a
+ * estos filtros'.
+ */
+export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }: VideoLibraryProps) {
+  const filtersRef = useVideoFilters({ search, navigate });
+  const filters = useSelector(filtersRef, (snapshot) => snapshot.context.filters);
+  const ready = useSelector(filtersRef, (snapshot) => snapshot.hasTag('ready'));
+  const apiQuery = useMemo(() => toApiQuery(filters), [filters]);
+
+  const tags = useQuery(tagsQuery());
+  const list = useInfiniteQuery({ ...videoListQuery(apiQuery), enabled: ready });
+  const [opinionLogic] = useState(() => createVideoOpinionLogic(queryClient, toasts));
+
+  const videos = useMemo(() => list.data?.pages.flatMap((page) => page.videos) ?? [], [list.data]);
+  const showPlaceholders = !list.data || list.isError || tags.isPending || tags.isError;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const onEndReached = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  return (
+    <Container size="xl" py="lg" component="main">
+      <Stack gap="lg">
+        <VideoFiltersBar actorRef={filtersRef} tags={tags.data ?? []} />
+        {showPlaceholders ? (
+          <VideoGrid<Video>
+            items={placeholders}
+            label={appLabels.videos}
+            busy
+            renderItem={(video) => <VideoCard video={video} placeholder />}
+          />
+        ) : (
+          <VideoGrid<Video>
+            items={videos}
+            label={appLabels.videos}
+            hasMore={hasNextPage}
+            loadingMore={isFetchingNextPage}
+            onEndReached={onEndReached}
+            renderItem={(video) => <LibraryCard video={video} isAdmin={isAdmin} opinionLogic={opinionLogic} />}
+          />
+        )}
+      </Stack>
+    </Container>
+  );
+}
