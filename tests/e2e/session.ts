@@ -25,23 +25,32 @@ export interface SignedIn {
   token: string;
 }
 
-async function post(product: RunningProduct, url: string, body: unknown, bearer?: string): Promise<Record<string, unknown>> {
+/** A call to the real API as a client would make it (JSON, double-submit XSRF, optional bearer token). */
+export async function callApi(
+  product: RunningProduct,
+  method: string,
+  url: string,
+  body?: unknown,
+  bearer?: string,
+): Promise<Record<string, unknown>> {
   // Double-submit XSRF: any value, the same in the cookie and the header.
   const xsrf = 'e2e-xsrf-token';
   const response = await fetch(`${product.url}${url}`, {
-    method: 'POST',
+    method,
     headers: {
       'Content-Type': 'application/json',
       Cookie: `XSRF-TOKEN=${xsrf}`,
       'X-XSRF-TOKEN': xsrf,
       ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
     },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const json = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(json)}`);
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;
 }
+
+const post = (product: RunningProduct, url: string, body: unknown, bearer?: string) => callApi(product, 'POST', url, body, bearer);
 
 /**
  * Registers a person through the real API from an invitation made by the CLI (`invite`), enrols
