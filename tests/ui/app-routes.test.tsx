@@ -12,6 +12,8 @@ type App = Awaited<ReturnType<typeof renderApp>>;
 
 /** The search the matched page validated (location.search is the raw address). */
 const pageSearch = (app: App) => app.router.state.matches.at(-1)?.search;
+/** The filters the address carries (the layout names cleared ones as undefined). */
+const definedSearch = (app: App) => Object.fromEntries(Object.entries(pageSearch(app) ?? {}).filter(([, value]) => value !== undefined));
 
 const asAdmin = () => {
   server.use(http.get('/api/me', ({ response }) => response(200).json({ ...ME, nombre: 'Root', role: 'admin' })));
@@ -87,22 +89,23 @@ describe('/statistics', () => {
 describe('/videos', () => {
   it('shows the tabs and the search box; the tabs and Enter set the filters in the address', async () => {
     const user = userEvent.setup();
-    const app = await renderApp('/videos?q=gatos&score=5&tag=%7B%22a%22%3A1%7D', { token: sessionToken() });
+    const app = await renderApp('/videos?q=gatos&score=gte:4&tag=%7B%22a%22%3A1%7D&fav=maybe', { token: sessionToken() });
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual(['Todos', 'Favoritos', 'No vistos']);
-    // Invalid values are dropped, numbers read back as text.
-    expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5' });
+    // Invalid values fall back to no filter: 'fav=maybe' does not select Favoritos, the object tag is dropped.
+    await waitFor(() => expect(definedSearch(app)).toMatchObject({ q: 'gatos', score: 'gte:4' }));
+    expect(definedSearch(app)).not.toHaveProperty('tag');
     expect(screen.getByRole('tab', { name: 'Todos' })).toHaveAttribute('aria-selected', 'true');
 
     await user.click(screen.getByRole('tab', { name: 'Favoritos' }));
-    await waitFor(() => expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5', fav: 'eq:true' }));
+    await waitFor(() => expect(definedSearch(app)).toEqual({ q: 'gatos', score: 'gte:4', fav: 'eq:true' }));
     expect(screen.getByRole('tab', { name: 'Favoritos' })).toHaveAttribute('aria-selected', 'true');
 
     // Each tab replaces the other's filter.
     await user.click(screen.getByRole('tab', { name: 'No vistos' }));
-    await waitFor(() => expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5', 'not-seen': 'eq:true' }));
+    await waitFor(() => expect(definedSearch(app)).toEqual({ q: 'gatos', score: 'gte:4', 'not-seen': 'eq:true' }));
     await user.click(screen.getByRole('tab', { name: 'Favoritos' }));
-    await waitFor(() => expect(pageSearch(app)).toEqual({ q: 'gatos', score: '5', fav: 'eq:true' }));
+    await waitFor(() => expect(definedSearch(app)).toEqual({ q: 'gatos', score: 'gte:4', fav: 'eq:true' }));
 
     const box = screen.getByRole('searchbox', { name: 'Buscar' });
     await user.clear(box);
@@ -112,7 +115,7 @@ describe('/videos', () => {
     await waitFor(() => expect(pageSearch(app)).toMatchObject({ q: 'perros', fav: 'eq:true' }));
 
     await user.click(screen.getByRole('tab', { name: 'Todos' }));
-    await waitFor(() => expect(pageSearch(app)).toEqual({}));
+    await waitFor(() => expect(definedSearch(app)).toEqual({}));
     expect(app.router.state.location.searchStr).toBe('');
   });
 

@@ -44,6 +44,9 @@ export const defaultHandlers = [
     document.cookie = `XSRF-TOKEN=${XSRF_TOKEN}; path=/`;
     return response(200).json({ status: 'ok', version: 'test', database: 'sqlite' });
   }),
+  // An empty library: no videos, no tags.
+  http.get('/api/videos', ({ response }) => response(200).json([], { headers: { 'X-Total-Count': '0' } })),
+  http.get('/api/etiquetas', ({ response }) => response(200).json([])),
 ];
 
 export const server = setupServer(...defaultHandlers);
