@@ -201,12 +201,12 @@ function LoadedCard({
             {isAdmin && (
               <>
                 <Tooltip label={libraryMessages.edit(video.titulo)} withArrow openDelay={400}>
-                  <ActionIcon variant="subtle" color="gray.8" size="lg" aria-label={libraryMessages.edit(video.titulo)} onClick={() => onEdit?.(video)}>
+                  <ActionIcon variant="subtle" color="gray.8" size="lg" aria-label={libraryMessages.edit(video.titulo)} disabled={!onEdit} onClick={() => onEdit?.(video)}>
                     <IconPencil size={18} aria-hidden />
                   </ActionIcon>
                 </Tooltip>
                 <Tooltip label={libraryMessages.remove(video.titulo)} withArrow openDelay={400}>
-                  <ActionIcon variant="subtle" color="red.8" size="lg" aria-label={libraryMessages.remove(video.titulo)} onClick={() => onDelete?.(video)}>
+                  <ActionIcon variant="subtle" color="red.8" size="lg" aria-label={libraryMessages.remove(video.titulo)} disabled={!onDelete} onClick={() => onDelete?.(video)}>
                     <IconTrash size={18} aria-hidden />
                   </ActionIcon>
                 </Tooltip>
