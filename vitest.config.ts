@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'ui',
           environment: 'jsdom',
-          include: ['machines/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}', 'tests/ui/**/*.test.{ts,tsx}'],
+          include: ['machines/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}', 'tests/ui/**/*.test.{ts,tsx}', 'tests/utils/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/utils/setup-ui.ts'],
           testTimeout: 20_000,
         },

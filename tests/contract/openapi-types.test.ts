@@ -18,7 +18,32 @@ describe('generated API types', () => {
     expect(committed === fresh, 'contract/openapi.gen.ts is stale: run `npm run gen:api` and commit it').toBe(true);
   }, 30_000); // runs the generator in a child process: seconds on a busy machine
 
-  it('no API type is written by hand: src/ and server/ import them from the generated file', () => {
+  it('no API type is written by hand: src/, server/ and machines/ import them from the generated file', () => {
+    const generated = fs.readFileSync(path.join(root, 'contract/openapi.gen.ts'), 'utf8');
+    /** The top-level property names of the object body starting at `open` (the index of its '{'). */
+    const fieldsAt = (text: string, open: number): string[] => {
+      const fields: string[] = [];
+      let depth = 0;
+      for (let index = open; index < text.length; index += 1) {
+        const char = text[index];
+        if (char === '{' || char === '(' || char === '[') depth += 1;
+        else if (char === '}' || char === ')' || char === ']') {
+          depth -= 1;
+          if (depth === 0) break;
+        } else if (depth === 1 && (char === '\n' || char === '{' || char === ';')) {
+          const field = /^\s*(?:readonly\s+)?["']?([A-Za-z_$][\w$-]*)["']?\??\s*:/.exec(text.slice(index + 1));
+          if (field) fields.push(field[1]!);
+        }
+      }
+      return fields.sort();
+    };
+    const schemasBlock = generated.slice(generated.indexOf('    schemas: {'), generated.indexOf('    responses: {'));
+    const schemas = new Map<string, string>();
+    for (const match of schemasBlock.matchAll(/^ {8}([A-Za-z0-9_]+): \{/gm)) {
+      schemas.set(match[1]!, fieldsAt(schemasBlock, match.index + match[0].length - 1).join(','));
+    }
+    const shapes = new Map([...schemas].filter(([, fields]) => fields.split(',').length >= 2).map(([name, fields]) => [fields, name]));
+
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -26,13 +51,19 @@ describe('generated API types', () => {
         if (entry.isDirectory()) walk(full);
         else if (/\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith('.gen.ts')) {
           const text = fs.readFileSync(full, 'utf8');
-          // A hand-written copy of a contract schema would declare one of its characteristic shapes.
-          if (/interface\s+(Video|Etiqueta|Usuario|LoginResponse|Problem|UploadSession)\s*\{/.test(text)) offenders.push(path.relative(root, full));
+          // A hand-written copy of a contract schema: an object type named like a schema, or with exactly a schema's fields.
+          for (const match of text.matchAll(/(?:interface\s+(\w+)(?:<[^>{]*>)?(?:\s+extends[^{]*)?|type\s+(\w+)(?:<[^>=]*>)?\s*=)\s*\{/g)) {
+            const name = match[1] ?? match[2]!;
+            const copied = schemas.has(name) ? name : shapes.get(fieldsAt(text, match.index + match[0].length - 1).join(','));
+            if (copied) offenders.push(`${path.relative(root, full)}: ${name} (${copied})`);
+          }
         }
       }
     };
     walk(path.join(root, 'src'));
     walk(path.join(root, 'server'));
+    walk(path.join(root, 'machines'));
+    expect(schemas.size).toBeGreaterThan(20);
     expect(offenders).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ export interface ActorCall<TInput = unknown> {
   resolve(output?: unknown): void;
   reject(error: unknown): void;
   /** Callback calls: send an event back to the machine (no effect once stopped). */
-  send(event: EventObject): void;
+  send<TEvent extends EventObject>(event: TEvent): void;
 }
 
 interface MutableCall extends ActorCall {
@@ -105,9 +105,12 @@ export function createActorDoubles() {
       );
     },
 
-    /** A callback actor named `name` (e.g. an upload reporting progress): the test sends its events. */
-    callback<TInput = unknown>(name: string) {
-      return fromCallback<EventObject, TInput>(({ input, sendBack, receive }) => {
+    /**
+     * A callback actor named `name` (e.g. an upload reporting progress): the test sends its events.
+     * `TReceived` is what the machine may send to it.
+     */
+    callback<TInput = unknown, TReceived extends EventObject = EventObject>(name: string) {
+      return fromCallback<TReceived, TInput>(({ input, sendBack, receive }) => {
         const call: MutableCall = {
           name,
           kind: 'callback',
@@ -145,7 +148,7 @@ export function createActorDoubles() {
       await act(async () => call.reject(error));
     },
     /** Sends `event` from the oldest live call of the callback actor `name` (matching `where`). */
-    async send<TInput = unknown>(name: string, event: EventObject, filter?: CallFilter<TInput>) {
+    async send<TEvent extends EventObject, TInput = unknown>(name: string, event: TEvent, filter?: CallFilter<TInput>) {
       const call = await next(name, 'callback', filter as CallFilter<never>);
       await act(async () => call.send(event));
     },

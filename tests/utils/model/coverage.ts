@@ -51,10 +51,13 @@ export function undescribedStates(machine: AnyStateMachine): string[] {
   return [machine.root, ...getStateNodes(machine.root)].filter((node) => !node.description).map((node) => node.id);
 }
 
-/** The leaf states a user can rest in (transient `always` states are never observed), as '#<id>'. */
+/** A state left at once by an unguarded `always` branch: no one ever rests (or looks) there. */
+const isTransient = (node: AnyStateNode) => (node.always ?? []).some((branch) => !branch.guard);
+
+/** The leaf states a user can rest in (transient states are never observed), as '#<id>'. */
 export function stableLeafIds(machine: AnyStateMachine): string[] {
   return getStateNodes(machine.root)
-    .filter((node) => Object.keys(node.states).length === 0 && node.always === undefined)
+    .filter((node) => Object.keys(node.states).length === 0 && !isTransient(node))
     .map((node) => `#${node.id}`);
 }
 
@@ -66,6 +69,20 @@ interface PathLike {
 /** Features shown by the picked paths. */
 export function coveredFeatures(paths: ReadonlyArray<{ features: readonly string[] }>): Set<string> {
   return new Set(paths.flatMap((path) => path.features));
+}
+
+/** Stable, non-final leaf states that declare no way out (nor do their ancestors): a user would be stuck. */
+export function deadEnds(machine: AnyStateMachine): string[] {
+  const leaves = new Set(stableLeafIds(machine));
+  return getStateNodes(machine.root)
+    .filter((node) => leaves.has(`#${node.id}`) && node.type !== 'final')
+    .filter((node) => {
+      for (let current: AnyStateNode | undefined = node; current; current = current.parent) {
+        if (current.transitions.size > 0 || (current.always ?? []).length > 0) return false;
+      }
+      return true;
+    })
+    .map((node) => `#${node.id}`);
 }
 
 /** What the test states independently of the machine; each is checked against what the paths did. */
@@ -89,6 +106,8 @@ export interface CoverageReport {
   undeclared: string[];
   /** Listed events no path takes. */
   unusedEvents: string[];
+  /** States a user can rest in that are not final and that nothing leaves (no transition of theirs or their ancestors'). */
+  deadEnds: string[];
   /** Stable leaf states without a check, and checks of states the machine does not have. */
   uncheckedStates: string[];
   unknownChecks: string[];
@@ -116,6 +135,7 @@ export function coverageReport(
     unvisited: declared.nodes.filter((node) => !covered.has(node)),
     untaken: declared.transitions.filter((transition) => !covered.has(transition)),
     undeclared: structural.filter((feature) => !declaredSet.has(feature)),
+    deadEnds: deadEnds(machine),
     unusedEvents: (expectations.events ?? []).map(eventFeature).filter((feature) => !covered.has(feature)),
     uncheckedStates: expectations.states ? leaves.filter((leaf) => !checks.includes(leaf)) : [],
     unknownChecks: checks.filter((check) => !leaves.includes(check)),
@@ -138,8 +158,9 @@ export function itCoversTheMachine(
   it('describes every state', () => {
     expect(report().undescribed).toEqual([]);
   });
-  it('visits every state node', () => {
-    expect(report().unvisited).toEqual([]);
+  it('visits every state node, and every state a user reaches has a way out (or is final)', () => {
+    const { unvisited, deadEnds } = report();
+    expect({ unvisited, deadEnds }).toEqual({ unvisited: [], deadEnds: [] });
   });
   it('takes every transition, each guard branch included, and only those the machine declares', () => {
     const { untaken, undeclared } = report();

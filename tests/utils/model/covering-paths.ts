@@ -36,8 +36,20 @@ export function coveringPaths<TMachine extends AnyStateMachine, TEvent extends E
 ): Array<CoveringPath<SnapshotFrom<TMachine> & AnyMachineSnapshot, TEvent>> {
   type Snapshot = SnapshotFrom<TMachine> & AnyMachineSnapshot;
   const { model, key, step, initial, initialTransitions } = machineModel;
-  const adjacency = model.getAdjacencyMap() as unknown as Record<string, { transitions: Record<string, { event: TEvent; state: Snapshot }> } | undefined>;
-  const shortest = model.getShortestPaths({ allowDuplicatePaths: true });
+  let adjacency: Record<string, { transitions: Record<string, { event: TEvent; state: Snapshot }> } | undefined>;
+  let shortest: ReturnType<typeof model.getShortestPaths>;
+  try {
+    adjacency = model.getAdjacencyMap() as unknown as typeof adjacency;
+    shortest = model.getShortestPaths({ allowDuplicatePaths: true });
+  } catch (error) {
+    if (error instanceof Error && error.message === 'Traversal limit exceeded') {
+      throw new Error(
+        `The model of '${machineModel.machine.id}' has too many states: leave out of \`stateKey\` what does not change what can ` +
+          'happen next, or rule out with `filterEvents` the events that cannot happen (e.g. an actor answering twice)',
+      );
+    }
+    throw error;
+  }
 
   const memo = new Map<string, string[]>();
   const featuresOfStep = (from: Snapshot, event: TEvent): string[] => {

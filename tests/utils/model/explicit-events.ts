@@ -66,6 +66,14 @@ function modelEventType(snapshot: AnyMachineSnapshot, descriptor: string): strin
   return found ? `${AFTER}${String(found.transition.delay)}` : descriptor;
 }
 
+const ANSWER = /^xstate\.(?:done\.actor|error\.actor|snapshot)\.(.+)$/;
+
+/** An actor's answer can only come from a child the snapshot has (invoked or spawned, not stopped). */
+function fromRunningChild(snapshot: AnyMachineSnapshot, event: EventObject): boolean {
+  const id = ANSWER.exec(event.type)?.[1];
+  return id === undefined || snapshot.children[id] !== undefined;
+}
+
 /** Step of the model: the snapshot an event leads to and every transition taken on the way (microsteps included). */
 export interface ModelStep<TSnapshot> {
   next: TSnapshot;
@@ -113,8 +121,9 @@ function createModelScope() {
 export interface MachineModelOptions<TMachine extends AnyStateMachine, TEvent extends EventObject> {
   /**
    * The concrete events (with payloads) to try in each state. An event is tried where the machine
-   * reacts to it. Events without payload that are not listed (user events, delays) are tried too;
-   * actors' answers (`xstate.done…`, `xstate.error…`, `xstate.snapshot…`) must be listed.
+   * reacts to it, and an actor's answer (`xstate.done…`, `xstate.error…`, `xstate.snapshot…`) only
+   * while that actor is a child of the snapshot. Events without payload that are not listed (user
+   * events, delays) are tried too; actors' answers must be listed.
    */
   events: readonly TEvent[];
   /** Leaves out events that cannot happen in the UI from a given snapshot. */
@@ -126,6 +135,11 @@ export interface MachineModelOptions<TMachine extends AnyStateMachine, TEvent ex
    * are one self-loop to cover instead of a new state per percentage.
    */
   stateKey?: (snapshot: SnapshotFrom<TMachine>) => unknown;
+  /**
+   * How many model states the exploration may visit before it gives up (default 20 000): a context
+   * that grows without end (a counter, a list) would otherwise explore forever.
+   */
+  limit?: number;
 }
 
 export interface MachineModel<TMachine extends AnyStateMachine, TEvent extends EventObject> {
@@ -175,7 +189,8 @@ export function createMachineModel<TMachine extends AnyStateMachine, TEvent exte
       .filter((type) => type.startsWith(AFTER) || !type.startsWith('xstate.'))
       .map((type) => ({ type }) as TEvent);
     return [...options.events, ...new Map(unlisted.map((event) => [event.type, event])).values()].filter(
-      (event) => reacts(snapshot, event) && (options.filterEvents?.(snapshot, event) ?? true),
+      (event) =>
+        fromRunningChild(machineSnapshot, event) && reacts(snapshot, event) && (options.filterEvents?.(snapshot, event) ?? true),
     );
   };
 
@@ -184,6 +199,7 @@ export function createMachineModel<TMachine extends AnyStateMachine, TEvent exte
     getInitialSnapshot: () => start.result,
   };
   const model = new TestModel<Snapshot, TEvent, unknown>(logic as never, {
+    limit: options.limit ?? 20_000,
     serializeState: (snapshot) => key(snapshot),
     serializeEvent: (event) => JSON.stringify(event),
     events: offered,

@@ -6,7 +6,10 @@ import { act } from '@testing-library/react';
 import { SimulatedClock, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import type { TestPath } from 'xstate/graph';
 
-/** How each event of the model is caused; `satisfies` it against the model's event type. */
+/**
+ * How each event of the model is caused (by the user, the network double, the clock); `satisfies`
+ * it against the model's event type. `state` is the snapshot the event leads to.
+ */
 export type Executors<TSnapshot, TEvent extends EventObject> = {
   [K in TEvent['type']]: (step: { state: TSnapshot; event: Extract<TEvent, { type: K }> }) => Promise<void>;
 };
