@@ -5,7 +5,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
 import { TagFilterPopover } from '../../src/features/videos/tag-filter-popover.tsx';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
-import { coveringPaths, itCoversEveryStateAndTransition } from './model-paths.test-support.ts';
+import {
+  coveringPaths,
+  createMachineModel,
+  itCoversTheMachine,
+  runPath,
+  type Executors,
+  type StateChecks,
+} from '../../tests/utils/machine-model.ts';
 import { tagFilterMachine, tagsStartingWith } from './tag-filter.machine.ts';
 import type { Etiqueta, TagFilterEvent } from './tag-filter.types.ts';
 
@@ -47,18 +54,16 @@ const events: TagFilterEvent[] = [
   { type: 'tagFilter.sync', applied: [] },
 ];
 
-const paths = coveringPaths(tagFilterMachine, {
+const model = createMachineModel(tagFilterMachine, {
   events,
   input: {},
   // Which tags exactly does not matter to the machine's structure: how many does (0, some, more than 3).
-  everyEvent: true,
-  abstractState: (snapshot) =>
-    JSON.stringify([
-      snapshot.value,
-      snapshot.context.text,
-      Math.min(snapshot.context.applied.length, 4),
-      Math.min(snapshot.context.selected.length, 2),
-    ]),
+  stateKey: (snapshot) => [
+    snapshot.value,
+    snapshot.context.text,
+    Math.min(snapshot.context.applied.length, 4),
+    Math.min(snapshot.context.selected.length, 2),
+  ],
   // A user can only tick a listed, unticked tag, untick a ticked one, and retype another text.
   filterEvents: (snapshot, event) => {
     const { text, selected, applied } = snapshot.context;
@@ -68,18 +73,18 @@ const paths = coveringPaths(tagFilterMachine, {
     if (event.type === 'tagFilter.sync') return applied.join() !== event.applied.join();
     return true;
   },
-  extraFeatures: (snapshot) => [
-    ...(snapshot.matches('closed') && snapshot.context.applied.length > 3 ? ["chip with 'y N más'"] : []),
-    ...(snapshot.matches('closed') && snapshot.context.applied.length > 0 ? ['chip with names'] : []),
-    ...(snapshot.hasTag('open') ? [`list for '${snapshot.context.text}'`] : []),
-    ...(snapshot.matches({ open: 'someSelected' }) && snapshot.context.selected.length > 1 ? ['several selected'] : []),
-  ],
 });
+const paths = coveringPaths(model, (snapshot) => [
+  ...(snapshot.matches('closed') && snapshot.context.applied.length > 3 ? ["chip with 'y N más'"] : []),
+  ...(snapshot.matches('closed') && snapshot.context.applied.length > 0 ? ['chip with names'] : []),
+  ...(snapshot.hasTag('open') ? [`list for '${snapshot.context.text}'`] : []),
+  ...(snapshot.matches({ open: 'someSelected' }) && snapshot.context.selected.length > 1 ? ['several selected'] : []),
+]);
 
 let user: UserEvent;
 /**
- * The snapshot the UI was last checked in: the state an event starts from. (xstate/graph hands an
- * executor the step's resulting state; the state checks run before each next event.)
+ * The snapshot the UI was last checked in: the state an event starts from. (An executor is handed
+ * the snapshot its event leads to; the state checks run before each next event.)
  */
 let before: Snapshot;
 let address: number[];
@@ -111,28 +116,22 @@ const applyButton = () => within(dialog()).getByRole('button', { name: 'Aplicar'
 
 const executors = {
   'tagFilter.open': async () => user.click(chip(before)),
-  'tagFilter.type': async ({ event }: { event: TagFilterEvent }) => {
+  'tagFilter.type': async ({ event }) => {
     const input = within(dialog()).getByPlaceholderText('Introduzca un tag');
     await user.clear(input);
-    if (event.type === 'tagFilter.type' && event.text) await user.type(input, event.text);
+    if (event.text) await user.type(input, event.text);
   },
-  'tagFilter.select': async ({ event }: { event: TagFilterEvent }) => {
-    if (event.type !== 'tagFilter.select') return;
-    await user.click(within(dialog()).getByRole('checkbox', { name: NAME.get(event.id)! }));
-  },
-  'tagFilter.unselect': async ({ event }: { event: TagFilterEvent }) => {
-    if (event.type !== 'tagFilter.unselect') return;
-    await user.click(within(dialog()).getByRole('button', { name: `Quitar ${NAME.get(event.id)!}` }));
-  },
+  'tagFilter.select': async ({ event }) => user.click(within(dialog()).getByRole('checkbox', { name: NAME.get(event.id)! })),
+  'tagFilter.unselect': async ({ event }) => user.click(within(dialog()).getByRole('button', { name: `Quitar ${NAME.get(event.id)!}` })),
   'tagFilter.apply': async () => user.click(applyButton()),
   'tagFilter.cancel': async () => user.click(within(dialog()).getByRole('button', { name: 'Cancelar' })),
   'tagFilter.dismiss': async () => user.click(screen.getByText('Lista de videos')),
   'tagFilter.clear': async () => user.click(screen.getByRole('button', { name: 'Quitar filtro de etiquetas' })),
   // The address changed elsewhere (a tag link on a card, 'Todos', restored filters).
-  'tagFilter.sync': async ({ event }: { event: TagFilterEvent }) => {
-    if (event.type === 'tagFilter.sync') act(() => setAddress(event.applied));
+  'tagFilter.sync': async ({ event }) => {
+    act(() => setAddress(event.applied));
   },
-} satisfies Record<TagFilterEvent['type'], (step: { state: Snapshot; event: TagFilterEvent }) => Promise<unknown>>;
+} satisfies Executors<Snapshot, TagFilterEvent>;
 
 function expectFilterInEffect(snapshot: Snapshot) {
   expect(address).toEqual(snapshot.context.applied);
@@ -142,39 +141,43 @@ function expectFilterInEffect(snapshot: Snapshot) {
   else expect(clear).not.toBeInTheDocument();
 }
 
+/** The popover is open: what every open state shows. */
+function expectOpen(snapshot: Snapshot) {
+  before = snapshot;
+  expectFilterInEffect(snapshot);
+  expect(chip(snapshot)).toHaveAttribute('aria-expanded', 'true');
+  const { text, selected } = snapshot.context;
+  const popover = within(dialog());
+  expect(popover.getByPlaceholderText('Introduzca un tag')).toHaveValue(text);
+  const listed = LISTED[text]!;
+  const boxes = popover.queryAllByRole('checkbox');
+  expect(boxes.map((box) => box.closest('.mantine-Checkbox-root')?.textContent)).toEqual(listed);
+  for (const box of boxes) {
+    const id = TAGS.find((tag) => tag.nombre === box.closest('.mantine-Checkbox-root')?.textContent)!.id;
+    if (selected.includes(id)) expect(box).toBeChecked();
+    else expect(box).not.toBeChecked();
+  }
+  if (listed.length === 0) expect(popover.getByText('Ninguna etiqueta empieza por ese texto')).toBeVisible();
+  expect(popover.getByRole('button', { name: 'Cancelar' })).toBeEnabled();
+}
+
 const states = {
-  '#tagFilter.closed': (snapshot: Snapshot) => {
+  '#tagFilter.closed': (snapshot) => {
     before = snapshot;
     expectFilterInEffect(snapshot);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(chip(snapshot)).toHaveAttribute('aria-expanded', 'false');
   },
-  '#tagFilter.open': (snapshot: Snapshot) => {
-    before = snapshot;
-    expectFilterInEffect(snapshot);
-    expect(chip(snapshot)).toHaveAttribute('aria-expanded', 'true');
-    const { text, selected } = snapshot.context;
-    const popover = within(dialog());
-    expect(popover.getByPlaceholderText('Introduzca un tag')).toHaveValue(text);
-    const listed = LISTED[text]!;
-    const boxes = popover.queryAllByRole('checkbox');
-    expect(boxes.map((box) => box.closest('.mantine-Checkbox-root')?.textContent)).toEqual(listed);
-    for (const box of boxes) {
-      const id = TAGS.find((tag) => tag.nombre === box.closest('.mantine-Checkbox-root')?.textContent)!.id;
-      if (selected.includes(id)) expect(box).toBeChecked();
-      else expect(box).not.toBeChecked();
-    }
-    if (listed.length === 0) expect(popover.getByText('Ninguna etiqueta empieza por ese texto')).toBeVisible();
-    expect(popover.getByRole('button', { name: 'Cancelar' })).toBeEnabled();
-  },
-  '#tagFilter.open.noneSelected': () => {
+  '#tagFilter.open.noneSelected': (snapshot) => {
+    expectOpen(snapshot);
     const popover = within(dialog());
     expect(popover.getByText('No hay etiquetas seleccionadas')).toBeVisible();
     expect(popover.queryByText('Etiquetas seleccionadas')).not.toBeInTheDocument();
     expect(popover.queryAllByRole('button', { name: /^Quitar / })).toEqual([]);
     expect(applyButton()).toBeDisabled();
   },
-  '#tagFilter.open.someSelected': (snapshot: Snapshot) => {
+  '#tagFilter.open.someSelected': (snapshot) => {
+    expectOpen(snapshot);
     const popover = within(dialog());
     expect(popover.getByText('Etiquetas seleccionadas')).toBeVisible();
     expect(popover.queryByText('No hay etiquetas seleccionadas')).not.toBeInTheDocument();
@@ -184,18 +187,18 @@ const states = {
     );
     expect(applyButton()).toBeEnabled();
   },
-};
+} satisfies StateChecks<Snapshot>;
 
 describe('tag filter model', () => {
   for (const { name, path } of paths) {
     it(name, async () => {
-      await path.test({ states, events: executors as never });
+      await runPath(path, states, executors);
     }, 120_000);
   }
 });
 
 describe('tag filter model coverage', () => {
-  itCoversEveryStateAndTransition(tagFilterMachine, paths);
+  itCoversTheMachine(tagFilterMachine, paths, { events, states, executors });
 
   it('shows the chip with more than 3 tags, a text with no match and a selection of several tags', () => {
     const features = new Set(paths.flatMap((path) => path.features));

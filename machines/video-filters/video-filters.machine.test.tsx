@@ -8,7 +8,14 @@ import type { SnapshotFrom } from 'xstate';
 import { useVideoFilters } from '../../src/features/videos/use-video-filters.ts';
 import { VideoFiltersBar } from '../../src/features/videos/video-filters-bar.tsx';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
-import { coveringPaths, itCoversEveryStateAndTransition } from '../tag-filter/model-paths.test-support.ts';
+import {
+  coveringPaths,
+  createMachineModel,
+  itCoversTheMachine,
+  runPath,
+  type Executors,
+  type StateChecks,
+} from '../../tests/utils/machine-model.ts';
 import type { Etiqueta } from '../tag-filter/tag-filter.types.ts';
 import { FILTER_KEYS, toSearch } from './video-filters.ts';
 import { videoFiltersMachine } from './video-filters.machine.ts';
@@ -32,7 +39,7 @@ const events: VideoFiltersEvent[] = [
   { type: 'filters.restore', stored: STORED },
   { type: 'filters.restore', stored: {} },
   { type: 'filters.search', text: 'gatos' },
-  { type: 'filters.search', text: '   ' },
+  // Blank text is no event the machine takes (its guard): 'does nothing on Enter with blank text' below.
   { type: 'filters.tab', tab: 'todos' },
   { type: 'filters.tab', tab: 'favoritos' },
   { type: 'filters.tab', tab: 'no-vistos' },
@@ -53,12 +60,11 @@ const events: VideoFiltersEvent[] = [
 
 const setFilters = (filters: VideoFilters) => Object.entries(toSearch(filters)).map(([key]) => key);
 
-const paths = coveringPaths(videoFiltersMachine, {
+const model = createMachineModel(videoFiltersMachine, {
   events,
   input: { search: ADDRESS },
   // Which filters are set is what the UI shows differently; their exact values are the events'.
-  everyEvent: true,
-  abstractState: (snapshot) => JSON.stringify([snapshot.value, toSearch(snapshot.context.filters)]),
+  stateKey: (snapshot) => [snapshot.value, toSearch(snapshot.context.filters)],
   filterEvents: (snapshot, event) => {
     const { filters } = snapshot.context;
     switch (event.type) {
@@ -76,19 +82,20 @@ const paths = coveringPaths(videoFiltersMachine, {
         return true;
     }
   },
-  extraFeatures: (snapshot) =>
-    snapshot.matches('ready')
-      ? [
-          ...setFilters(snapshot.context.filters).map((key) => `shows ${key}`),
-          ...(snapshot.context.filters.uploadDate && 'after' in snapshot.context.filters.uploadDate ? ['shows a day'] : []),
-        ]
-      : [],
 });
+const paths = coveringPaths(model, (snapshot) =>
+  snapshot.matches('ready')
+    ? [
+        ...setFilters(snapshot.context.filters).map((key) => `shows ${key}`),
+        ...(snapshot.context.filters.uploadDate && 'after' in snapshot.context.filters.uploadDate ? ['shows a day'] : []),
+      ]
+    : [],
+);
 
 let user: UserEvent;
 /**
- * The snapshot the UI was last checked in: the state an event starts from. (xstate/graph hands an
- * executor the step's resulting state; the state checks run before each next event.)
+ * The snapshot the UI was last checked in: the state an event starts from. (An executor is handed
+ * the snapshot its event leads to; the state checks run before each next event.)
  */
 let before: Snapshot;
 let address: FilterSearch;
@@ -133,24 +140,20 @@ const dialog = (name: string) => screen.getByRole('dialog', { name });
 
 const executors = {
   // The user opens the list; session storage holds what an earlier visit left.
-  'filters.restore': async ({ event }: { event: VideoFiltersEvent }) => {
-    if (event.type !== 'filters.restore') return;
+  'filters.restore': async ({ event }) => {
     for (const [key, value] of Object.entries(event.stored)) window.sessionStorage.setItem(key, value);
     renderWithTheme(<Host initial={ADDRESS} />);
   },
-  'filters.search': async ({ event }: { event: VideoFiltersEvent }) => {
-    if (event.type !== 'filters.search') return;
+  'filters.search': async ({ event }) => {
     const box = screen.getByRole('searchbox', { name: 'Buscar' });
     await user.clear(box);
     await user.type(box, `${event.text}{Enter}`);
   },
-  'filters.tab': async ({ event }: { event: VideoFiltersEvent }) => {
-    if (event.type !== 'filters.tab') return;
+  'filters.tab': async ({ event }) => {
     const name = { todos: 'Todos', favoritos: 'Favoritos', 'no-vistos': 'No vistos' }[event.tab];
     await user.click(screen.getByRole('tab', { name }));
   },
-  'filters.set': async ({ event }: { event: VideoFiltersEvent }) => {
-    if (event.type !== 'filters.set') return;
+  'filters.set': async ({ event }) => {
     const { filters } = before.context;
     const changes = event.filters;
     if ('favorite' in changes) {
@@ -182,8 +185,7 @@ const executors = {
       throw new Error(`No way to set ${JSON.stringify(changes)}`);
     }
   },
-  'filters.clear': async ({ event }: { event: VideoFiltersEvent }) => {
-    if (event.type !== 'filters.clear') return;
+  'filters.clear': async ({ event }) => {
     const name = {
       q: 'Borrar búsqueda',
       tagIds: 'Quitar filtro de etiquetas',
@@ -193,19 +195,19 @@ const executors = {
     await user.click(button(name));
   },
   // The address changed by navigation.
-  'filters.sync': async ({ event }: { event: VideoFiltersEvent }) => {
-    if (event.type === 'filters.sync') act(() => setAddress(event.search));
+  'filters.sync': async ({ event }) => {
+    act(() => setAddress(event.search));
   },
-} satisfies Record<VideoFiltersEvent['type'], (step: { state: Snapshot; event: VideoFiltersEvent }) => Promise<unknown>>;
+} satisfies Executors<Snapshot, VideoFiltersEvent>;
 
 const states = {
-  '#videoFilters.entering': (snapshot: Snapshot) => {
+  '#videoFilters.entering': (snapshot) => {
     before = snapshot;
     // The list is not open yet: nothing shown, nothing stored.
     expect(screen.queryByRole('tablist')).not.toBeInTheDocument();
     expect(FILTER_KEYS.filter((key) => window.sessionStorage.getItem(key) !== null)).toEqual([]);
   },
-  '#videoFilters.ready': (snapshot: Snapshot) => {
+  '#videoFilters.ready': (snapshot) => {
     before = snapshot;
     const { filters } = snapshot.context;
     const expected = toSearch(filters);
@@ -252,18 +254,18 @@ const states = {
       else expect(chip).not.toBeChecked();
     }
   },
-};
+} satisfies StateChecks<Snapshot>;
 
 describe('video filters model', () => {
   for (const { name, path } of paths) {
     it(name, async () => {
-      await path.test({ states, events: executors as never });
+      await runPath(path, states, executors);
     }, 120_000);
   }
 });
 
 describe('video filters model coverage', () => {
-  itCoversEveryStateAndTransition(videoFiltersMachine, paths);
+  itCoversTheMachine(videoFiltersMachine, paths, { events, states, executors });
 
   it('shows every filter on the page, and the after-day form of the date', () => {
     const features = new Set(paths.flatMap((path) => path.features));
