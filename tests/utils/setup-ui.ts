@@ -1,14 +1,16 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { server, unhandledCalls } from './msw.ts';
 
-// jsdom lacks a few browser APIs Mantine and the router rely on.
-if (!window.matchMedia) {
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
+/**
+ * `window.matchMedia` as jsdom lacks it: each query matches when `matches(query)` says so (by
+ * default none does, as on a wide, non-touch screen).
+ */
+export function fakeMatchMedia(matches: (query: string) => boolean = () => false): (query: string) => MediaQueryList {
+  return (query) =>
+    ({
+      matches: matches(query),
       media: query,
       onchange: null,
       addListener: () => {},
@@ -16,8 +18,40 @@ if (!window.matchMedia) {
       addEventListener: () => {},
       removeEventListener: () => {},
       dispatchEvent: () => false,
-    }),
-  });
+    }) as MediaQueryList;
+}
+
+/** For one test: media queries answer `matches(query)` (undone by `vi.unstubAllGlobals()`). */
+export function stubMatchMedia(matches: (query: string) => boolean): void {
+  vi.stubGlobal('matchMedia', fakeMatchMedia(matches));
+}
+
+/**
+ * For one test: an IntersectionObserver the test drives (undone by `vi.unstubAllGlobals()`).
+ * `report(ratio)` tells the last observer created that its target is that much in view.
+ */
+export function stubIntersectionObserver(): { report: (ratio: number) => void } {
+  let report: (ratio: number) => void = () => {};
+  vi.stubGlobal(
+    'IntersectionObserver',
+    class {
+      constructor(callback: IntersectionObserverCallback) {
+        report = (ratio) => callback([{ intersectionRatio: ratio } as IntersectionObserverEntry], this as never);
+      }
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+      takeRecords() {
+        return [];
+      }
+    },
+  );
+  return { report: (ratio) => report(ratio) };
+}
+
+// jsdom lacks a few browser APIs Mantine and the router rely on.
+if (!window.matchMedia) {
+  Object.defineProperty(window, 'matchMedia', { writable: true, value: fakeMatchMedia() });
 }
 class ResizeObserverStub {
   observe() {}

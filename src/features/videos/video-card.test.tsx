@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { renderWithTheme } from '../../../tests/utils/render.tsx';
+import { stubIntersectionObserver, stubMatchMedia } from '../../../tests/utils/setup-ui.ts';
 import { placeholderVideos, PLACEHOLDER_COUNT } from './placeholder-videos.ts';
 import { TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
 
@@ -171,27 +172,8 @@ describe('VideoCard preview', () => {
   });
 
   it('on a touch screen plays the preview while most of the card is in view, not on hover', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query === TOUCH_SCREEN_QUERY,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }));
-    let report: (ratio: number) => void = () => {};
-    vi.stubGlobal(
-      'IntersectionObserver',
-      class {
-        constructor(callback: IntersectionObserverCallback) {
-          report = (ratio) => callback([{ intersectionRatio: ratio } as IntersectionObserverEntry], this as never);
-        }
-        observe() {}
-        disconnect() {}
-      },
-    );
+    stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
+    const { report } = stubIntersectionObserver();
     renderCard();
     fireEvent.mouseEnter(card());
     expect(preview()).toBeNull();

@@ -1,6 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithTheme } from '../../../tests/utils/render.tsx';
+import { stubMatchMedia } from '../../../tests/utils/setup-ui.ts';
 import { GRID_BREAKPOINTS, VideoGrid } from './video-grid.tsx';
 
 interface Item {
@@ -13,16 +14,7 @@ const renderItem = (item: Item) => <p>{item.titulo}</p>;
 /** A window as wide as `width`: the grid's media queries answer as a browser would. */
 function stubWindowWidth(width: number) {
   const minWidth = (query: string) => Number(/min-width:\s*(\d+)px/.exec(query)?.[1] ?? Infinity);
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: width >= minWidth(query),
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }));
+  stubMatchMedia((query) => width >= minWidth(query));
 }
 
 afterEach(() => {
