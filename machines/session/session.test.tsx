@@ -128,7 +128,7 @@ beforeEach(async () => {
   await renderInRouter(Host, { queryClient });
 });
 
-const userMenu = () => screen.getByRole('button', { name: `${appLabels.userMenu}: ${ME.nombre}` });
+const userMenu = () => screen.getByRole('button', { name: appLabels.userMenuOf(ME.nombre) });
 
 async function fireActivity() {
   const kind = ACTIVITY_EVENTS[activityCount++ % ACTIVITY_EVENTS.length]!;

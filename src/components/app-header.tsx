@@ -1,4 +1,4 @@
-import { Avatar, Box, Group, Menu, Text, Title, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Group, Menu, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChartBar, IconChevronDown, IconLogout, IconTags, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { authMessages, pageMessages } from '../lib/messages.ts';
@@ -52,12 +52,14 @@ function UserMenu({ nombre, isAdmin, onLogout }: AppHeaderProps) {
   return (
     <Menu position="bottom-end" shadow="md" width={240} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={`${appLabels.userMenu}: ${nombre}`} py={6} px="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+        <UnstyledButton py={6} px="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
           <Group gap="xs" wrap="nowrap">
-            <Avatar name={nombre} color="initials" size={32} radius="xl" />
+            <Avatar name={nombre} color="initials" size={32} radius="xl" aria-hidden />
             <Text fw={500} size="sm" truncate maw={{ base: 120, sm: 240 }}>
               {nombre}
             </Text>
+            {/* The name comes from what the button shows (WCAG label in name), then what it is. */}
+            <VisuallyHidden>{` (${appLabels.userMenu})`}</VisuallyHidden>
             <IconChevronDown size={14} stroke={1.8} />
           </Group>
         </UnstyledButton>

@@ -2,8 +2,12 @@
  * Spanish labels of the app frame and pages (SPEC.md §2) — header, menu, tabs, tables.
  * The messages of §5/§8 live in src/lib/messages.ts; these are written once here.
  */
+const USER_MENU = 'Menú de usuario';
+
 export const appLabels = {
-  userMenu: 'Menú de usuario',
+  userMenu: USER_MENU,
+  /** The user menu's name starts with what it shows (the user's name), as WCAG's label-in-name asks. */
+  userMenuOf: (nombre: string) => `${nombre} (${USER_MENU})`,
   uploadVideo: 'Subir video',
   manageTags: 'Administrar etiquetas',
   manageUsers: 'Administrar usuarios',

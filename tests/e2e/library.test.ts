@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { axeViolations } from './axe.ts';
 import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
 import { callApi, cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
@@ -284,7 +285,44 @@ describe('the library in Chromium', () => {
     await expect(description.locator('strong').count()).resolves.toBe(1);
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+    // Without the Content-Security-Policy's help too: the page itself never turns the texts into markup that runs.
+    const unguarded = await browser.newContext({ bypassCSP: true });
+    const bare = await unguarded.newPage();
+    bare.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await openSignedIn(bare, product, admin, `/videos/${target!.id}`);
+    await bare.getByRole('heading', { level: 1, name: payloads.titulo }).waitFor();
+    await bare.goto(`${product.url}/videos`);
+    await bare.getByRole('heading', { level: 2, name: payloads.titulo }).waitFor();
+    await bare.waitForTimeout(500);
+    expect(await bare.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await unguarded.close();
     expect(dialogs).toEqual([]);
+  });
+
+  it('axe-core finds no violation on the list, the tag popover and a video, on desktop and phone', async () => {
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 812 }]) {
+      const checked = await browser.newContext({ viewport, bypassCSP: true, locale: 'es-ES' });
+      const view = await checked.newPage();
+      await openSignedIn(view, product, admin);
+      const list = view.getByRole('list', { name: 'Videos' });
+      await list.getByRole('heading').first().waitFor();
+      await view.waitForFunction(() => !document.querySelector('[role="list"][aria-busy="true"]'));
+      expect(await axeViolations(view), `/videos at ${viewport.width} px`).toEqual([]);
+      await view.getByRole('button', { name: 'Etiqueta', exact: true }).click();
+      await view.getByRole('dialog', { name: 'Filtrar por etiquetas' }).waitFor();
+      await view.waitForTimeout(500);
+      expect(await axeViolations(view), `the tag popover at ${viewport.width} px`).toEqual([]);
+      await view.keyboard.press('Escape');
+      await list.getByRole('link', { name: /^Reproducir / }).first().click();
+      await view.getByRole('heading', { level: 1 }).waitFor();
+      await view.locator('video').waitFor();
+      expect(await axeViolations(view), `a video at ${viewport.width} px`).toEqual([]);
+      await checked.close();
+    }
   });
 
   it('a 375×812 phone shows a usable one-column grid without sideways scrolling', async () => {

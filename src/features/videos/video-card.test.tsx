@@ -61,7 +61,7 @@ describe('VideoCard', () => {
     const thumbnail = within(card()).getByRole('img', { name: 'Miniatura de Paseo por el parque' });
     expect(thumbnail).toHaveAttribute('src', '/media/42/thumb.jpg');
     expect(thumbnail).toHaveAttribute('loading', 'lazy');
-    expect(within(card()).getByRole('heading', { level: 3 })).toHaveTextContent('Paseo por el parque');
+    expect(within(card()).getByRole('heading', { level: 2 })).toHaveTextContent('Paseo por el parque');
     expect(within(card()).getByText('paseo', { selector: 'strong' })).toBeInTheDocument();
     expect(within(card()).getByText('perros', { selector: 'em' })).toBeInTheDocument();
     expect(within(card()).getByLabelText('Duración: 3:25')).toHaveTextContent('3:25');

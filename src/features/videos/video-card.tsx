@@ -171,7 +171,7 @@ function LoadedCard({
       </Card.Section>
 
       <Stack gap={6} mt="sm">
-        <Title order={3} id={titleId} fz="md" fw={600} lineClamp={2}>
+        <Title order={2} id={titleId} fz="md" fw={600} lineClamp={2}>
           {video.titulo}
         </Title>
         <Description text={video.descripcionCorta} lineClamp={3} c="gray.8" />

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Container, Stack } from '@mantine/core';
+import { Container, Stack, Title, VisuallyHidden } from '@mantine/core';
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { toApiQuery } from '../../../machines/video-filters/video-filters.ts';
@@ -52,6 +52,10 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
 
   return (
     <Container size="xl" py="lg" component="main">
+      <VisuallyHidden>
+        {/* The page's heading for assistive technology; the cards' titles are its second level. */}
+        <Title order={1}>{appLabels.videos}</Title>
+      </VisuallyHidden>
       <Stack gap="lg">
         <VideoFiltersBar actorRef={filtersRef} tags={tags.data ?? []} />
         {showPlaceholders ? (
