@@ -23,7 +23,9 @@ const openMenu = async (user: ReturnType<typeof userEvent.setup>, nombre: string
 describe('AppHeader', () => {
   it('shows the app title, the logo and the user’s name', async () => {
     renderHeader({ nombre: 'Ana Pérez', isAdmin: false, onLogout: () => {} });
-    expect(await screen.findByRole('heading', { name: 'Contenido audiovisual TAO' })).toBeInTheDocument();
+    // The site's name, not a heading: each page has its own h1.
+    expect(await screen.findByText('Contenido audiovisual TAO')).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Contenido audiovisual TAO' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Contenido audiovisual TAO' })).toHaveAttribute('href', '/videos');
     expect(screen.getByRole('button', { name: /Ana Pérez/ })).toHaveTextContent('Ana Pérez');
   });

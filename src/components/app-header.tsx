@@ -14,12 +14,15 @@ export interface AppHeaderProps {
   onLogout: () => void;
 }
 
-/** Logo and 'Contenido audiovisual TAO' (the login screen can use it too). */
-export function AppTitle({ logoSize = 36 }: { logoSize?: number }) {
+/**
+ * Logo and 'Contenido audiovisual TAO'. On the sign-in screens it is the page's heading; in the
+ * header of the other pages it is the site's name (`heading={false}`), and each page has its own h1.
+ */
+export function AppTitle({ logoSize = 36, heading = true }: { logoSize?: number; heading?: boolean }) {
   return (
     <Group gap="sm" wrap="nowrap">
       <AppLogo size={logoSize} />
-      <Title order={1} fz={{ base: 'md', sm: 'lg' }} fw={700} lh={1.2}>
+      <Title order={1} {...(heading ? {} : { component: 'span' as const })} fz={{ base: 'md', sm: 'lg' }} fw={700} lh={1.2}>
         {pageMessages.appTitle}
       </Title>
     </Group>
@@ -40,7 +43,7 @@ export function AppHeader({ nombre, isAdmin, onLogout }: AppHeaderProps) {
     >
       <Group h="100%" justify="space-between" wrap="nowrap">
         <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
-          <AppTitle />
+          <AppTitle heading={false} />
         </Link>
         <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} />
       </Group>

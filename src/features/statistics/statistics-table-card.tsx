@@ -14,7 +14,7 @@ export function StatisticsTableCard({ title, columns, children }: StatisticsTabl
   const titleId = `statistics-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <Card withBorder radius="md" padding="lg" h="100%">
-      <Title order={3} fz="md" fw={600} mb="sm" id={titleId}>
+      <Title order={2} fz="md" fw={600} mb="sm" id={titleId}>
         {title}
       </Title>
       <Table.ScrollContainer minWidth={320}>

@@ -24,7 +24,7 @@ function StatisticsPage() {
             <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />}>
               {appLabels.back}
             </ButtonLink>
-            <Title order={2}>{appLabels.statisticsTitle}</Title>
+            <Title order={1} fz="h2">{appLabels.statisticsTitle}</Title>
           </Group>
           {/* Enabled once the dashboard has data (statistics issue). */}
           <Button leftSection={<IconDownload size={18} />} disabled>
