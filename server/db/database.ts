@@ -57,18 +57,21 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
 /**
  * Prepared plans: Kysely prepares every query it runs; with this, the same SQL text reuses its
  * prepared statement (parameters are bound per run). Safe because Kysely runs one query at a time on
- * the connection. At most 500 are kept (then the cache starts again).
+ * the connection. At most 500 are kept, the least recently used going first (lists of ids, `in (?, ?…)`,
+ * make a text per length: they must not push out the statements every request runs).
  */
 function reusePreparedStatements(database: SQLite.Database): void {
   const prepare = database.prepare.bind(database);
   const statements = new Map<string, ReturnType<typeof prepare>>();
   database.prepare = ((source: string) => {
     let statement = statements.get(source);
-    if (!statement) {
-      if (statements.size >= 500) statements.clear();
+    if (statement) {
+      statements.delete(source);
+    } else {
+      if (statements.size >= 500) statements.delete(statements.keys().next().value!);
       statement = prepare(source);
-      statements.set(source, statement);
     }
+    statements.set(source, statement);
     return statement;
   }) as typeof database.prepare;
 }

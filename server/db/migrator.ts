@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import type { Db, DialectName } from './database.ts';
 import * as m20261121T1000 from './migrations/2026-11-21T1000-accounts.ts';
 import * as m20261122T1000 from './migrations/2026-11-22T1000-library.ts';
+import * as m20261122T1400 from './migrations/2026-11-22T1400-library-speed.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -13,6 +14,7 @@ export interface DialectMigration {
 const migrations: Record<string, DialectMigration> = {
   '2026-11-21T1000-accounts': m20261121T1000,
   '2026-11-22T1000-library': m20261122T1000,
+  '2026-11-22T1400-library-speed': m20261122T1400,
 };
 
 class StaticProvider implements MigrationProvider {

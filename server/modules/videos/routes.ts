@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
+import { serializeVideoList } from './list-answer.ts';
 import { getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
 
 function callerOf(request: FastifyRequest): Caller {
@@ -15,6 +16,8 @@ export function videosModule(ctx: AppContext): ServerModule {
       listVideos: async (request, reply) => {
         const { videos, total } = await listVideos(ctx, callerOf(request), request.query);
         reply.header('X-Total-Count', String(total));
+        // the JSON JSON.stringify would write, mostly from what was remembered of each video
+        reply.type('application/json; charset=utf-8').serializer(serializeVideoList);
         return videos;
       },
       getVideo: async (request) => getVideo(ctx, callerOf(request), request.params.id),

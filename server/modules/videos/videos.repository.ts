@@ -13,6 +13,8 @@ export type NewVideoRow = Insertable<VideosTable>;
 export interface Viewer {
   userId: number;
   isAdmin: boolean;
+  /** the user's organisation when already read (the list reads it with the generations); else the queries read it */
+  organizacion?: string | null;
 }
 
 /** A video as one user sees it: the row and that user's own state. */
@@ -73,9 +75,14 @@ const joinAnd = (conditions: RawBuilder<unknown>[]) => sql.join(conditions, sql`
 /** Ready videos the viewer may see. */
 function visibleTo(viewer: Viewer): RawBuilder<unknown>[] {
   const conditions = [sql`v.status = 'ready'`];
-  if (!viewer.isAdmin) {
+  if (viewer.isAdmin) return conditions;
+  if (viewer.organizacion === undefined) {
     // users.organizacion null never equals anything: users without an organisation see visible videos only
     conditions.push(sql`(v.is_visible = 1 or v.organizacion = (select u.organizacion from users u where u.id = ${viewer.userId}))`);
+  } else if (viewer.organizacion === null) {
+    conditions.push(sql`v.is_visible = 1`);
+  } else {
+    conditions.push(sql`(v.is_visible = 1 or v.organizacion = ${viewer.organizacion})`);
   }
   return conditions;
 }
@@ -94,8 +101,11 @@ function filterConditions(viewer: Viewer, query: VideoListQuery, tagsBy: 'exists
         : sql`v.id in (select vt.video_id from video_tags vt where vt.tag_id in (${tags}))`,
     );
   }
-  if (query.favorited !== undefined) conditions.push(query.favorited ? sql`s.favorito = 1` : sql`coalesce(s.favorito, 0) = 0`);
-  if (query.notSeen !== undefined) conditions.push(query.notSeen ? sql`coalesce(s.visto, 0) = 0` : sql`s.visto = 1`);
+  // The viewer's marks: the set of the viewer's marked videos, read once (not a probe per video);
+  // a video without a row of the viewer's is neither favourite nor seen.
+  const marked = (mark: RawBuilder<unknown>) => sql`(select s.video_id from video_user_states s where s.user_id = ${viewer.userId} and ${mark} = 1)`;
+  if (query.favorited !== undefined) conditions.push(sql`v.id ${sql.raw(query.favorited ? 'in' : 'not in')} ${marked(sql`s.favorito`)}`);
+  if (query.notSeen !== undefined) conditions.push(sql`v.id ${sql.raw(query.notSeen ? 'not in' : 'in')} ${marked(sql`s.visto`)}`);
   if (query.score) conditions.push(sql`${ROUNDED_SCORE} ${SCORE_OPERATORS[query.score.op]} ${query.score.value}`);
   if (query.uploadedFrom) conditions.push(sql`v.fecha_alta >= ${query.uploadedFrom}`);
   if (query.uploadedBefore) conditions.push(sql`v.fecha_alta < ${query.uploadedBefore}`);
@@ -118,32 +128,116 @@ function textMatch(dialect: DialectName, words: string[]): { join: RawBuilder<un
   };
 }
 
+/** Only the text matches, unranked (to count them). */
+function textFilter(dialect: DialectName, words: string[]): RawBuilder<unknown> | undefined {
+  if (words.length === 0) return undefined;
+  if (dialect === 'postgres') return sql`join video_search m on m.video_id = v.id and m.document @@ to_tsquery('simple', ${tsQueryText(words)})`;
+  return sql`join (select rowid as video_id from videos_fts where videos_fts match ${ftsMatchExpression(words)}) m on m.video_id = v.id`;
+}
+
 const stateJoin = (userId: number) => sql`left join video_user_states s on s.video_id = v.id and s.user_id = ${userId}`;
-const usesState = (query: VideoListQuery) => query.favorited !== undefined || query.notSeen !== undefined;
 const NEWEST = sql`v.fecha_alta desc, v.id desc`;
 
 /**
- * One page of the videos the viewer may see that pass the filters: best text match first, then
- * newest. One statement: the page's ids are chosen on narrow data (the list index, the text index),
- * then only those rows are read with the viewer's own state.
+ * The ids of one page of the videos the viewer may see that pass the filters (without a text
+ * query: with one, see rankedVideoIds), newest first. Found on the list index (newest first, it
+ * covers the visibility and score columns) and stops after the page.
  */
-export async function listVideoPage(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<ViewedVideoRow[]> {
-  const match = textMatch(dialect, query.words);
-  const page = sql`select v.id${match ? sql`, ${match.rank} as rank` : sql``} from videos v ${match?.join ?? sql``}
-    ${usesState(query) ? stateJoin(viewer.userId) : sql``}
+export async function listVideoIds(db: Executor, viewer: Viewer, query: VideoListQuery): Promise<number[]> {
+  const result = await sql<{ id: number }>`select v.id from videos v
     where ${joinAnd(filterConditions(viewer, query, 'exists'))}
-    order by ${match ? sql`${match.rank}, ${NEWEST}` : NEWEST} limit ${query.limit} offset ${query.offset}`;
-  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS} from (${page}) p join videos v on v.id = p.id ${stateJoin(viewer.userId)}
-    order by ${match ? sql`p.rank, ${NEWEST}` : NEWEST}`.execute(db);
-  return result.rows;
+    order by ${NEWEST} limit ${query.limit} offset ${query.offset}`.execute(db);
+  return result.rows.map((r) => r.id);
+}
+
+/**
+ * The ids of the videos the viewer may see that match the text query and pass the filters, best
+ * match first, then newest: `limit` of them from `offset`. Ranking needs every match anyway, so the
+ * list asks for many at once (see list-cache.ts).
+ */
+export async function rankedVideoIds(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery, limit: number, offset: number): Promise<number[]> {
+  const match = textMatch(dialect, query.words);
+  if (!match) throw new Error('rankedVideoIds needs words to match');
+  const result = await sql<{ id: number }>`select v.id from videos v ${match.join}
+    where ${joinAnd(filterConditions(viewer, query, 'exists'))}
+    order by ${match.rank}, ${NEWEST} limit ${limit} offset ${offset}`.execute(db);
+  return result.rows.map((r) => r.id);
 }
 
 /** How many videos the viewer may see pass the filters. */
 export async function countVideos(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<number> {
-  const match = textMatch(dialect, query.words);
-  const result = await sql<{ n: number }>`select count(*) as n from videos v ${match?.join ?? sql``} ${usesState(query) ? stateJoin(viewer.userId) : sql``}
+  const result = await sql<{ n: number }>`select count(*) as n from videos v ${textFilter(dialect, query.words) ?? sql``}
     where ${joinAnd(filterConditions(viewer, query, 'in'))}`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/** What a list shows of a video that is the same for every viewer. */
+export interface ListedVideoRow {
+  id: number;
+  id_externo: string;
+  titulo: string;
+  descripcion: string | null;
+  descripcion_corta: string;
+  duracion: number;
+  organizacion: string | null;
+  nombre_usuario_alta: string;
+  is_visible: Flag;
+  has_thumbnail: Flag;
+  has_preview: Flag;
+  rating_sum: number;
+  rating_count: number;
+  fecha_alta: string;
+}
+
+/** These videos as lists show them to everyone (no visibility check: their ids come from a list query), in no order. */
+export async function findListedVideos(db: Executor, ids: readonly number[]): Promise<ListedVideoRow[]> {
+  if (ids.length === 0) return [];
+  const result = await sql<ListedVideoRow>`select v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion,
+    v.organizacion, v.nombre_usuario_alta, v.is_visible, v.has_thumbnail, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta
+    from videos v where v.id in (${sql.join(ids)})`.execute(db);
+  return result.rows;
+}
+
+/** A user's own state of a video of a list. */
+export interface OwnListedState {
+  video_id: number;
+  puntuacion: number | null;
+  favorito: Flag;
+  visto: Flag;
+  posicion: number | null;
+}
+
+/** The user's own state of these videos (those the user has one of), in no order: read at every request. */
+export async function findOwnStates(db: Executor, userId: number, ids: readonly number[]): Promise<OwnListedState[]> {
+  if (ids.length === 0) return [];
+  const result = await sql<OwnListedState>`select video_id, puntuacion, favorito, visto, posicion from video_user_states
+    where user_id = ${userId} and video_id in (${sql.join(ids)})`.execute(db);
+  return result.rows;
+}
+
+/** The generation counters of what lists depend on (migration 2026-11-22T1400-library-speed), and the viewer's organisation. */
+export interface ListGenerations {
+  library: number;
+  ratings: number;
+  /** of the user's favourite and seen marks */
+  user: number;
+  organizacion: string | null;
+}
+
+/** One statement, so that all are read together; before anything they are the generations of is read. */
+export async function readListGenerations(db: Executor, userId: number): Promise<ListGenerations> {
+  const result = await sql<{ library: number | null; ratings: number | null; own: number | null; organizacion: string | null }>`select
+    (select generation from video_list_generations where scope = 'library') as library,
+    (select generation from video_list_generations where scope = 'ratings') as ratings,
+    (select generation from video_list_generations where scope = ${`user:${userId}`}) as own,
+    (select organizacion from users where id = ${userId}) as organizacion`.execute(db);
+  const row = result.rows[0];
+  return { library: Number(row?.library ?? 0), ratings: Number(row?.ratings ?? 0), user: Number(row?.own ?? 0), organizacion: row?.organizacion ?? null };
+}
+
+/** Bumps the library generation, for writes no trigger sees (the FTS5 table takes none). */
+async function bumpLibraryGeneration(db: Executor): Promise<void> {
+  await sql`update video_list_generations set generation = generation + 1 where scope = 'library'`.execute(db);
 }
 
 /** One ready video as the viewer sees it; undefined when it does not exist or the viewer may not see it. */
@@ -204,10 +298,12 @@ export async function setVideoTags(db: Executor, videoId: number, tagIds: readon
 
 /**
  * Rewrites the search index entry of these videos from their current title, descriptions and tags.
- * Every write of those (video or tag) calls it in the same transaction.
+ * Every write of those (video or tag) calls it in the same transaction. Remembered lists are
+ * forgotten (the library generation is bumped: no trigger sees the FTS5 table).
  */
 export async function refreshSearchIndex(db: Executor, dialect: DialectName, videoIds: readonly number[]): Promise<void> {
   if (videoIds.length === 0) return;
+  await bumpLibraryGeneration(db);
   const videos = await db
     .selectFrom('videos')
     .select(['id', 'titulo', 'descripcion_corta', 'descripcion'])

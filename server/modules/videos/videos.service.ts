@@ -7,17 +7,19 @@ import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.repository.ts';
+import { averageRating, listedToVideo } from './list-answer.ts';
+import { listedVideos, listPage } from './list-cache.ts';
 import { parseListQuery, type ListVideosParams } from './list-query.ts';
 import { signedMediaUrl } from './media-urls.ts';
 import {
   addToRating,
-  countVideos,
   findOwnState,
+  findOwnStates,
   findTagsOfVideos,
   findVideoForViewer,
   insertVideoRow,
-  listVideoPage,
   lockVideo,
+  readListGenerations,
   recordViewEvent,
   refreshSearchIndex,
   setVideoTags,
@@ -55,12 +57,9 @@ export const VIEW_REPEAT_WINDOW_MS = 10_000;
 
 // ── answers ─────────────────────────────────────────────────────────────────────────────────────
 
-/** The average rating to two decimals; 0 without ratings. */
-export function averageRating(sum: number, count: number): number {
-  return count === 0 ? 0 : Math.round((sum / count) * 100) / 100;
-}
+export { averageRating };
 
-/** A video as the contract answers it, with signed media locations (null when the file does not exist). */
+/** A video as the contract answers it, with signed media locations (null when the file does not exist). Lists: listedToVideo. */
 export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buffer, at: number = Date.now()): Video {
   return {
     id: row.id,
@@ -96,21 +95,27 @@ async function answerVideo(ctx: VideosContext, db: Executor, caller: Caller, id:
 
 /**
  * One page of the videos the caller may see, filtered (see list-query.ts), and the number of all
- * matches. Three queries: the page (with the caller's own state), its tags, and the count (skipped
- * when the page itself shows the total).
+ * matches. First the generations of what the answer depends on (and the caller's organisation);
+ * then which videos the page holds and the total, remembered under those generations
+ * (list-cache.ts); then what lists show of those videos to everyone (remembered too) and the
+ * caller's own state of them, read every time. On a repeated list: two small queries.
  */
 export async function listVideos(ctx: VideosContext, caller: Caller, params: ListVideosParams): Promise<{ videos: Video[]; total: number }> {
-  const { kysely: db, dialect } = ctx.db;
-  const query = parseListQuery(params, dialect);
-  const viewer = viewerOf(caller);
-  const rows = await listVideoPage(db, dialect, viewer, query);
-  const lastPage = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
-  const [tags, total] = await Promise.all([
-    findTagsOfVideos(db, rows.map((r) => r.id)),
-    lastPage ? Promise.resolve(query.offset + rows.length) : countVideos(db, dialect, viewer, query),
-  ]);
+  const db = ctx.db.kysely;
+  const query = parseListQuery(params, ctx.db.dialect);
+  const generations = await readListGenerations(db, caller.userId);
+  const viewer: Viewer = { ...viewerOf(caller), organizacion: generations.organizacion };
+  const page = listPage(ctx.db, viewer, generations, query);
+  const ids = await page.ids;
+  const [videos, states, total] = await Promise.all([listedVideos(ctx.db, generations, ids), findOwnStates(db, caller.userId, ids), page.total]);
+  const own = new Map(states.map((s) => [s.video_id, s]));
   const at = Date.now();
-  return { videos: rows.map((r) => toVideo(r, tags.get(r.id) ?? [], ctx.secrets.urlKey, at)), total };
+  const answer: Video[] = [];
+  for (const id of ids) {
+    const video = videos.get(id);
+    if (video) answer.push(listedToVideo(video, own.get(id), ctx.secrets.urlKey, at)); // else deleted since
+  }
+  return { videos: answer, total };
 }
 
 /**

@@ -1,0 +1,270 @@
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { openDatabase, type Db } from '../../db/database.ts';
+import { call, describeOnEachDatabase, POSTGRES_URL } from '../../../tests/utils/server-harness.ts';
+import { ensureTags } from '../etiquetas/etiquetas.repository.ts';
+import { listCacheOf, Lru } from './list-cache.ts';
+import { readListGenerations } from './videos.repository.ts';
+import { insertVideo, updateVideoMedia } from './videos.service.ts';
+import { addVideo, assetId, createUser, patchVideo, type LibraryUser, type Video } from './videos.test-support.ts';
+
+/**
+ * The list remembers pages and totals under generation counters that every write bumps in its own
+ * transaction (docs/DECISIONS.md, Library): each write below changes the very next answer, on
+ * whichever server instance asks.
+ */
+describeOnEachDatabase('videos: remembered lists follow every write', (server) => {
+  let admin: LibraryUser;
+  let ana: LibraryUser; // organisation TAO
+  let bruno: LibraryUser; // organisation Otra
+  const ids: Record<string, number> = {};
+  let tags: Record<'rojo' | 'verde', number>;
+
+  /** The list as `user` gets it: titles, total, and the answer as JSON.stringify writes it. */
+  async function listed(user: LibraryUser, query: Record<string, string | number> = {}, app: FastifyInstance = server().app) {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const res = await call(app, { method: 'GET', url: `/api/videos${qs ? `?${qs}` : ''}`, token: user.session });
+    expect(res.statusCode, res.body).toBe(200);
+    const videos = res.json() as Video[];
+    // the list's own serialiser writes exactly what JSON.stringify would
+    expect(res.body).toBe(JSON.stringify(videos));
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    return { titles: videos.map((v) => v.titulo), total: Number(res.headers['x-total-count']), videos };
+  }
+
+  async function patched(user: LibraryUser, titulo: string, operations: Array<{ path: string; value: unknown }>) {
+    const res = await patchVideo(server(), user.session, ids[titulo]!, operations);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  beforeAll(async () => {
+    admin = await createUser(server(), 'admin', { rol: 'admin', organizacion: 'TAO' });
+    ana = await createUser(server(), 'ana', { organizacion: 'TAO' });
+    bruno = await createUser(server(), 'bruno', { organizacion: 'Otra' });
+    const [rojo, verde] = await ensureTags(server().db.kysely, ['Rojo', 'Verde'], new Date().toISOString());
+    tags = { rojo: rojo!.id, verde: verde!.id };
+    const add = async (titulo: string, day: number, tagIds: number[] = []) => {
+      ids[titulo] = await addVideo(server(), { titulo, fechaAlta: `2025-01-${String(day).padStart(2, '0')}T10:00:00.000Z`, organizacion: 'TAO', tagIds });
+    };
+    await add('Alfa', 1, [tags.rojo]);
+    await add('Beta', 2, [tags.verde]);
+    await add('Gamma', 3, [tags.rojo, tags.verde]);
+    await add('Delta', 4);
+  });
+
+  it('a repeated list is answered from what was remembered, and the same', async () => {
+    const first = await listed(ana, { tag: `in:${tags.rojo}`, limit: 1 });
+    const remembered = listCacheOf(server().db).answers.size;
+    expect(remembered).toBeGreaterThan(0);
+    const again = await listed(ana, { tag: `in:${tags.rojo}`, limit: 1 });
+    expect(again).toEqual(first);
+    expect(listCacheOf(server().db).answers.size).toBe(remembered);
+    expect(first).toMatchObject({ titles: ['Gamma'], total: 2 });
+  });
+
+  it('a rating changes the score filter, its total and the average at once', async () => {
+    expect(await listed(bruno, { score: 'gte:4', limit: 1 })).toMatchObject({ titles: [], total: 0 });
+    const before = await listed(bruno, { limit: 2 });
+    expect(before.videos.map((v) => v.puntuacionMedia)).toEqual([0, 0]);
+
+    await patched(ana, 'Beta', [{ path: '/puntuacion', value: 5 }]);
+    expect(await listed(bruno, { score: 'gte:4', limit: 1 })).toMatchObject({ titles: ['Beta'], total: 1 });
+    expect(await listed(bruno, { score: 'lte:3' })).toMatchObject({ titles: ['Delta', 'Gamma', 'Alfa'], total: 3 });
+    const after = await listed(bruno);
+    expect(after.videos.find((v) => v.titulo === 'Beta')).toMatchObject({ puntuacionMedia: 5, puntuacion: null });
+    expect((await listed(ana)).videos.find((v) => v.titulo === 'Beta')).toMatchObject({ puntuacionMedia: 5, puntuacion: 5 });
+
+    await patched(bruno, 'Beta', [{ path: '/puntuacion', value: 2 }]); // 3.5 → 4
+    expect(await listed(bruno, { score: 'eq:4', limit: 1 })).toMatchObject({ titles: ['Beta'], total: 1 });
+    await patched(bruno, 'Beta', [{ path: '/puntuacion', value: 1 }]); // 3 → 3
+    expect(await listed(bruno, { score: 'gte:4', limit: 1 })).toMatchObject({ titles: [], total: 0 });
+    expect((await listed(bruno)).videos.find((v) => v.titulo === 'Beta')).toMatchObject({ puntuacionMedia: 3, puntuacion: 1 });
+  });
+
+  it("a favourite and a seen mark change the caller's filters at once, and nobody else's", async () => {
+    expect(await listed(ana, { favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
+    expect(await listed(ana, { notSeen: 'eq:true', limit: 2 })).toMatchObject({ titles: ['Delta', 'Gamma'], total: 4 });
+    expect(await listed(bruno, { notSeen: 'eq:true', limit: 2 })).toMatchObject({ total: 4 });
+
+    await patched(ana, 'Gamma', [{ path: '/favorito', value: true }]);
+    expect(await listed(ana, { favorited: 'eq:true' })).toMatchObject({ titles: ['Gamma'], total: 1 });
+    expect(await listed(ana, { favorited: 'eq:false', limit: 1 })).toMatchObject({ titles: ['Delta'], total: 3 });
+    expect(await listed(bruno, { favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
+
+    await patched(ana, 'Delta', [{ path: '/visto', value: true }]);
+    expect(await listed(ana, { notSeen: 'eq:true', limit: 2 })).toMatchObject({ titles: ['Gamma', 'Beta'], total: 3 });
+    expect(await listed(ana, { notSeen: 'eq:false' })).toMatchObject({ titles: ['Delta'], total: 1 });
+    expect(await listed(bruno, { notSeen: 'eq:true', limit: 2 })).toMatchObject({ titles: ['Delta', 'Gamma'], total: 4 });
+
+    await patched(ana, 'Gamma', [{ path: '/favorito', value: false }]);
+    await patched(ana, 'Delta', [{ path: '/visto', value: false }]);
+    expect(await listed(ana, { favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
+    expect(await listed(ana, { notSeen: 'eq:true', limit: 2 })).toMatchObject({ titles: ['Delta', 'Gamma'], total: 4 });
+  });
+
+  it("the caller's own fields are read at every request (a playback position too)", async () => {
+    await listed(ana);
+    await patched(ana, 'Alfa', [{ path: '/posicion', value: 42.5 }]);
+    expect((await listed(ana)).videos.find((v) => v.titulo === 'Alfa')).toMatchObject({ posicion: 42.5, favorito: false });
+    await patched(ana, 'Alfa', [{ path: '/favorito', value: true }]);
+    expect((await listed(ana)).videos.find((v) => v.titulo === 'Alfa')).toMatchObject({ posicion: 42.5, favorito: true });
+    expect((await listed(bruno)).videos.find((v) => v.titulo === 'Alfa')).toMatchObject({ posicion: null, favorito: false });
+    await patched(ana, 'Alfa', [{ path: '/favorito', value: false }]);
+  });
+
+  it("a change of a video's tags changes the tag filter, its total and the tags shown", async () => {
+    expect(await listed(ana, { tag: `in:${tags.verde}`, limit: 1 })).toMatchObject({ titles: ['Gamma'], total: 2 });
+    await patched(admin, 'Delta', [{ path: '/etiquetas', value: [tags.verde] }]);
+    const after = await listed(ana, { tag: `in:${tags.verde}`, limit: 1 });
+    expect(after).toMatchObject({ titles: ['Delta'], total: 3 });
+    expect(after.videos[0]!.etiquetas).toEqual([{ id: tags.verde, nombre: 'Verde' }]);
+    await patched(admin, 'Delta', [{ path: '/etiquetas', value: [] }]);
+    expect(await listed(ana, { tag: `in:${tags.verde}`, limit: 1 })).toMatchObject({ titles: ['Gamma'], total: 2 });
+    expect((await listed(ana)).videos.find((v) => v.titulo === 'Delta')!.etiquetas).toEqual([]);
+  });
+
+  it('a renamed tag is shown and found by its new name (a write straight to the table)', async () => {
+    expect(await listed(ana, { q: 'carmesi' })).toMatchObject({ titles: [], total: 0 });
+    expect((await listed(ana)).videos.find((v) => v.titulo === 'Alfa')!.etiquetas).toEqual([{ id: tags.rojo, nombre: 'Rojo' }]);
+    await server().db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('tags').set({ nombre: 'Carmesí', nombre_key: 'carmesí' }).where('id', '=', tags.rojo).execute();
+      const { refreshSearchIndex, videoIdsWithTag } = await import('./videos.repository.ts');
+      await refreshSearchIndex(trx, server().db.dialect, await videoIdsWithTag(trx, tags.rojo));
+    });
+    const found = await listed(ana, { q: 'carmesi' });
+    expect([found.titles.sort(), found.total]).toEqual([['Alfa', 'Gamma'], 2]); // ranked: the order depends on the database
+    expect((await listed(ana)).videos.find((v) => v.titulo === 'Alfa')!.etiquetas).toEqual([{ id: tags.rojo, nombre: 'Carmesí' }]);
+  });
+
+  it('a new video is listed and counted at once; one still processing only once ready', async () => {
+    const before = await listed(ana, { limit: 1 });
+    const found = await listed(ana, { q: 'epsilon' });
+    expect(found.total).toBe(0);
+    ids.Epsilon = await addVideo(server(), { titulo: 'Epsilon', fechaAlta: '2025-01-05T10:00:00.000Z' });
+    expect(await listed(ana, { limit: 1 })).toMatchObject({ titles: ['Epsilon'], total: before.total + 1 });
+    expect(await listed(ana, { q: 'epsilon' })).toMatchObject({ titles: ['Epsilon'], total: 1 });
+
+    const zeta = await insertVideo(server().db, {
+      idExterno: assetId(), titulo: 'Zeta', descripcionCorta: 'En proceso', nombreUsuarioAlta: 'admin',
+      fechaAlta: '2025-01-06T10:00:00.000Z', status: 'processing',
+    });
+    expect(await listed(ana, { limit: 1 })).toMatchObject({ titles: ['Epsilon'], total: before.total + 1 });
+    await updateVideoMedia(server().db, zeta.id, { status: 'ready', duracion: 12 });
+    expect(await listed(ana, { limit: 1 })).toMatchObject({ titles: ['Zeta'], total: before.total + 2 });
+    ids.Zeta = zeta.id;
+  });
+
+  it("a video's visibility and title change the next answer, even when written straight to the table", async () => {
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Zeta']);
+    await patched(admin, 'Zeta', [{ path: '/isVisible', value: false }]);
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Epsilon']);
+    expect((await listed(admin, { limit: 1 })).titles).toEqual(['Zeta']); // administrators see it
+
+    await server().db.kysely.updateTable('videos').set({ is_visible: 1 }).where('id', '=', ids.Zeta!).execute();
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Zeta']);
+
+    await patched(admin, 'Zeta', [{ path: '/titulo', value: 'Zeta renombrado' }]);
+    expect(await listed(bruno, { q: 'renombrado' })).toMatchObject({ titles: ['Zeta renombrado'], total: 1 });
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Zeta renombrado']);
+
+    await server().db.kysely.deleteFrom('videos').where('id', '=', ids.Zeta!).execute();
+    expect(await listed(bruno, { q: 'renombrado' })).toMatchObject({ titles: [], total: 0 });
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Epsilon']);
+  });
+
+  it("a user's organisation is read at every request", async () => {
+    await patched(admin, 'Epsilon', [{ path: '/isVisible', value: false }]);
+    await server().db.kysely.updateTable('videos').set({ organizacion: 'Otra' }).where('id', '=', ids.Epsilon!).execute();
+    expect((await listed(ana, { limit: 1 })).titles).toEqual(['Delta']);
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Epsilon']);
+    await server().db.kysely.updateTable('users').set({ organizacion: 'TAO' }).where('id', '=', bruno.id).execute();
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Delta']);
+    await server().db.kysely.updateTable('users').set({ organizacion: 'Otra' }).where('id', '=', bruno.id).execute();
+    expect((await listed(bruno, { limit: 1 })).titles).toEqual(['Epsilon']);
+  });
+
+  it('generations: writes that change lists bump them, a playback position or a rating alone does not bump the library', async () => {
+    const at = () => readListGenerations(server().db.kysely, ana.id);
+    const start = await at();
+    await patched(ana, 'Alfa', [{ path: '/posicion', value: 7 }]);
+    expect(await at()).toEqual(start);
+    await patched(ana, 'Alfa', [{ path: '/puntuacion', value: 4 }]);
+    const rated = await at();
+    expect(rated).toMatchObject({ library: start.library, user: start.user, organizacion: 'TAO' });
+    expect(rated.ratings).toBeGreaterThan(start.ratings);
+    await patched(ana, 'Alfa', [{ path: '/visto', value: true }]);
+    const seen = await at();
+    expect(seen).toMatchObject({ library: start.library, ratings: rated.ratings });
+    expect(seen.user).toBeGreaterThan(start.user);
+    await patched(admin, 'Alfa', [{ path: '/shortDescription', value: 'Otra descripción' }]);
+    expect((await at()).library).toBeGreaterThan(start.library);
+  });
+
+  describe('another server on the same database', () => {
+    let other: { app: FastifyInstance; db: Db } | undefined;
+
+    beforeAll(async () => {
+      const { config, db, kind } = server();
+      const schema = kind === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]!.name : undefined;
+      const second = await openDatabase(
+        schema ? { databaseUrl: POSTGRES_URL, dataDir: config.dataDir, pgSchema: schema } : { databaseUrl: `sqlite:${path.join(config.dataDir, 'tao.sqlite')}`, dataDir: config.dataDir },
+      );
+      const app = await buildApp({ config, db: second, logger: false, responseViolations: server().violations });
+      await app.ready();
+      other = { app, db: second };
+    });
+
+    afterAll(async () => {
+      await other?.app.close();
+      await other?.db.close();
+    });
+
+    it("sees the writes made through this one at once, and this one sees the other's", async () => {
+      const { app } = other!;
+      const theirs = await listed(ana, { tag: `in:${tags.verde}` }, app);
+      expect(await listed(ana, { tag: `in:${tags.verde}` })).toEqual(theirs);
+
+      await patched(admin, 'Alfa', [{ path: '/etiquetas', value: [tags.rojo, tags.verde] }]);
+      const after = await listed(ana, { tag: `in:${tags.verde}` }, app);
+      expect(after.total).toBe(theirs.total + 1);
+      expect(after.titles).toContain('Alfa');
+
+      expect(await listed(ana, { favorited: 'eq:true' }, app)).toMatchObject({ titles: [], total: 0 });
+      await patched(ana, 'Beta', [{ path: '/favorito', value: true }]);
+      expect(await listed(ana, { favorited: 'eq:true' }, app)).toMatchObject({ titles: ['Beta'], total: 1 });
+
+      const res = await call(app, {
+        method: 'PATCH',
+        url: `/api/videos/${ids.Beta}`,
+        token: ana.session,
+        headers: { 'content-type': 'application/json-patch+json' },
+        payload: JSON.stringify([{ op: 'replace', path: '/favorito', value: false }]),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await listed(ana, { favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
+      expect(await listed(ana, { favorited: 'eq:true' }, app)).toMatchObject({ titles: [], total: 0 });
+    });
+  });
+});
+
+describe('Lru', () => {
+  it('forgets the least recently used entries beyond its weight', () => {
+    const lru = new Lru<string, number>(10);
+    lru.set('a', 1, 4);
+    lru.set('b', 2, 4);
+    expect(lru.get('a')).toBe(1); // a is now the most recent
+    lru.set('c', 3, 4); // 12 > 10: b goes
+    expect([lru.get('a'), lru.get('b'), lru.get('c')]).toEqual([1, undefined, 3]);
+    expect(lru.weight).toBe(8);
+    expect(lru.reweigh('a', 1, 9)).toBe(true); // 13: c goes (a was just used)
+    expect([lru.get('a'), lru.get('c')]).toEqual([1, undefined]);
+    lru.delete('a', 2); // another value: kept
+    expect(lru.get('a')).toBe(1);
+    lru.set('big', 4, 100); // heavier than the whole: kept alone
+    expect(lru.size).toBe(1);
+    expect(lru.get('big')).toBe(4);
+  });
+});
