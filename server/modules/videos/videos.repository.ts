@@ -18,21 +18,7 @@ export interface Viewer {
 }
 
 /** A video as one user sees it: the row and that user's own state. */
-export interface ViewedVideoRow {
-  id: number;
-  id_externo: string;
-  titulo: string;
-  descripcion: string | null;
-  descripcion_corta: string;
-  duracion: number;
-  organizacion: string | null;
-  nombre_usuario_alta: string;
-  is_visible: Flag;
-  has_thumbnail: Flag;
-  has_preview: Flag;
-  rating_sum: number;
-  rating_count: number;
-  fecha_alta: string;
+export interface ViewedVideoRow extends ListedVideoRow {
   puntuacion: number | null;
   favorito: Flag | null;
   visto: Flag | null;
