@@ -3,6 +3,7 @@ import type { Db, DialectName } from './database.ts';
 import * as m20261121T1000 from './migrations/2026-11-21T1000-accounts.ts';
 import * as m20261122T1000 from './migrations/2026-11-22T1000-library.ts';
 import * as m20261122T1400 from './migrations/2026-11-22T1400-library-speed.ts';
+import * as m20261122T1800 from './migrations/2026-11-22T1800-uploads.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -15,6 +16,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026-11-21T1000-accounts': m20261121T1000,
   '2026-11-22T1000-library': m20261122T1000,
   '2026-11-22T1400-library-speed': m20261122T1400,
+  '2026-11-22T1800-uploads': m20261122T1800,
 };
 
 class StaticProvider implements MigrationProvider {

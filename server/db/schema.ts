@@ -89,6 +89,8 @@ export interface VideosTable {
   /** sum and number of the users' ratings, kept in the transaction that changes a rating */
   rating_sum: ColumnType<number, number | undefined, number>;
   rating_count: ColumnType<number, number | undefined, number>;
+  /** bumped when the thumbnail is replaced: its signed location changes, so caches fetch the new one */
+  thumbnail_version: ColumnType<number, number | undefined, number>;
   fecha_alta: Instant;
   updated_at: Instant;
 }
@@ -117,6 +119,33 @@ export interface VideoUserStatesTable {
   visto_at: Instant | null;
   /** playback position in seconds; null: none saved */
   posicion: number | null;
+  updated_at: Instant;
+}
+
+/** Where an upload's video file is: announced, arriving, being processed, usable, or refused. */
+export type UploadVideoState = 'pending' | 'receiving' | 'processing' | 'ready' | 'failed';
+
+/** One upload session (POST /api/uploads), by asset id: its video from the signed location through processing. */
+export interface UploadsTable {
+  asset_id: string;
+  created_by: number | null;
+  created_at: Instant;
+  /** its signed locations stop working then; unfinished uploads are removed after it */
+  expires_at: Instant;
+  video_state: ColumnType<UploadVideoState, UploadVideoState | undefined, UploadVideoState>;
+  video_content_type: string | null;
+  /** bytes: announced, from Content-Range, or of the complete file (bigint: read as string on PostgreSQL) */
+  video_size: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** seconds, once probed */
+  duracion: number | null;
+  has_thumbnail: ColumnType<Flag, Flag | undefined, Flag>;
+  has_preview: ColumnType<Flag, Flag | undefined, Flag>;
+  /** why processing failed (shown to the administrator) */
+  error: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  processing_started_at: Instant | null;
+  /** an uploaded thumbnail waits to be adopted (POST /api/videos, PATCH /thumbnail) */
+  thumbnail_pending: ColumnType<Flag, Flag | undefined, Flag>;
   updated_at: Instant;
 }
 
@@ -155,6 +184,7 @@ export interface Database {
   video_tags: VideoTagsTable;
   video_user_states: VideoUserStatesTable;
   view_events: ViewEventsTable;
+  uploads: UploadsTable;
   videos_fts: VideosFtsTable;
   video_search: VideoSearchTable;
 }
