@@ -181,3 +181,20 @@ export const libraryMessages = {
   favoriteAddFailed: 'Error al añadir el video a favoritos',
   favoriteRemoveFailed: 'Error al quitar el video de favoritos',
 } as const;
+
+/** The video form's messages (SPEC.md §5), by the key machines/video-form/video-form.rules.ts answers. */
+export const videoFormMessages = {
+  required: validationMessages.required,
+  tooLong: (max: number) => `* Este campo no puede contener más de ${max} carácteres`,
+  tooShort: (min: number) => `* Este campo no puede contener menos de ${min} carácteres`,
+  optionalTooShort: (min: number) => `* Si este campo es informado, no puede contener menos de ${min} carácteres`,
+} as const;
+
+/** Toasts of the upload wizard and the edit and delete dialogs (SPEC.md §8). */
+export const videoManagementMessages = {
+  created: 'El video se ha creado correctamente',
+  createFailed: 'No se ha podido guardar el video',
+  modified: 'El video se ha modificado correctamente',
+  deleted: 'El video se ha eliminado con éxito',
+  deleteFailed: 'Ha ocurrido un error tratando de eliminar el video',
+} as const;
