@@ -198,3 +198,40 @@ export const videoManagementMessages = {
   deleted: 'El video se ha eliminado con éxito',
   deleteFailed: 'Ha ocurrido un error tratando de eliminar el video',
 } as const;
+
+/** The video form's labels (upload wizard and edit dialog; issue 8's shared design). */
+export const videoFormLabels = {
+  titulo: 'Título',
+  descripcionCorta: 'Descripción corta',
+  descripcion: 'Descripción',
+  etiquetas: 'Etiquetas',
+  isVisible: 'Visible para todos',
+  thumbnail: 'Miniatura',
+  thumbnailPlaceholder: 'Elegir una imagen',
+  thumbnailNotImage: 'La miniatura debe ser una imagen PNG, JPEG o WebP',
+  noTags: 'No hay etiquetas',
+} as const;
+
+/** The upload wizard's texts (SPEC.md §4 upload flow; issue 8's shared design). */
+export const uploadMessages = {
+  title: 'Subir video',
+  stepChoose: 'Elegir archivo',
+  stepSession: 'Preparar subida',
+  stepUploading: 'Subiendo',
+  stepUploaded: 'Subida completada',
+  dropzone: 'Arrastre un video aquí o haga clic para elegirlo',
+  notAVideo: 'El archivo elegido no es un video',
+  preparing: 'Preparando la subida…',
+  sessionFailed: 'No se ha podido preparar la subida',
+  progress: 'Progreso de la subida',
+  percent: (value: number) => `${value} %`,
+  processing: 'Procesando el video…',
+  interrupted: 'La subida se ha interrumpido',
+  retry: 'Reintentar',
+  invalidVideo: 'El archivo no es un video válido',
+  chooseAnother: 'Elegir otro archivo',
+  uploaded: 'El video se ha subido. Revise los datos y pulse Confirmar.',
+  saving: 'Guardando el video…',
+  confirm: 'Confirmar',
+  cancel: 'Cancelar',
+} as const;
