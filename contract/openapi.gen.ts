@@ -134,8 +134,15 @@ export interface paths {
         put?: never;
         /**
          * Create a video from an uploaded asset (admin).
-         * @description The asset (`idExterno`) comes from an upload session (`POST /api/uploads`); the video records the
-         *     signed-in administrator as its author.
+         * @description The asset (`idExterno`) comes from an upload session (`POST /api/uploads`) whose video has arrived
+         *     and been processed (`ready`): an unknown asset is 404 `resource-not-found`; one whose video is not
+         *     complete or still processing, or that already belongs to a video, is 409 `conflict`; one whose
+         *     processing failed is 422 `invalid-media`. Texts are trimmed and checked as SPEC §5 says (lengths
+         *     without the spaces at either end; a blank or missing `descripcion` is none); `tags` must all exist
+         *     (400 `validation-error` naming `body.tags`). The video records the signed-in administrator's name
+         *     (`nombreUsuarioAlta`; a value in the body is ignored) and organisation, the duration and animated
+         *     preview the processing made, and the thumbnail uploaded to the session's thumbnail location
+         *     (adopted now) or else the one the processing made. It is listed at once.
          */
         post: operations["createVideo"];
         delete?: never;
@@ -163,7 +170,9 @@ export interface paths {
         post?: never;
         /**
          * Delete a video and its files (admin).
-         * @description Removes the video and its files; its signed media locations stop working.
+         * @description Removes the video with its tags, the users' ratings, favourites, seen marks, positions and view
+         *     events, and its upload session, in one transaction; then its files, so its signed media locations
+         *     answer 404. 404 `resource-not-found` for an unknown video.
          */
         delete: operations["deleteVideo"];
         options?: never;
@@ -172,8 +181,12 @@ export interface paths {
          * Change a video (admin fields) or the user's own rating, favourite and seen mark.
          * @description `/puntuacion`, `/favorito`, `/visto` and `/posicion` (playback position, seconds) are the
          *     signed-in user's own and open to every user;
-         *     `/isVisible`, `/titulo`, `/descripcion`, `/shortDescription` and `/etiquetas` need the admin role.
-         *     Answers the updated video.
+         *     `/isVisible`, `/titulo`, `/descripcion`, `/shortDescription`, `/etiquetas` and `/thumbnail` need the
+         *     admin role (403 `unauthorized-role`). Texts are trimmed and checked as in `createVideo`.
+         *     `/thumbnail` (`true`) adopts the picture just uploaded to the asset's thumbnail location
+         *     (`GET /api/uploads/{id}`) as the video's thumbnail, 409 `conflict` when none is waiting; the
+         *     video's `urlThumbnail` then carries a new `v`, so caches fetch the new picture.
+         *     A refused patch changes nothing. Answers the updated video.
          */
         patch: operations["patchVideo"];
         trace?: never;
@@ -258,6 +271,11 @@ export interface paths {
                 expires: components["parameters"]["SignatureExpires"];
                 /** @description base64url HMAC-SHA256 of the method, path and expiry. */
                 signature: components["parameters"]["Signature"];
+                /**
+                 * @description The version of the file (a thumbnail's, after it was replaced): not signed and not read; it
+                 *     only makes the location of a new version differ, so caches fetch it.
+                 */
+                v?: number;
             };
             header?: never;
             path: {
@@ -460,7 +478,7 @@ export interface components {
          * @description The error catalogue (SPEC.md §8 server types, login/register keys, and the product's own).
          * @enum {string}
          */
-        ProblemType: "validation-error" | "invalid-password" | "internal-server-error" | "invalid-authorization-header" | "invalid-access-token" | "authorization-header-not-present" | "unauthorized-role" | "user-doesnt-exist" | "wrong-password" | "access-denied" | "blocked-user" | "number-of-login-attempts-exceeded" | "users-exists" | "register-invitation-expired" | "register-invitation-was-used" | "tao-token expired" | "invalid-signature" | "invalid" | "resource-not-found" | "invitation token expired" | "invalid-mfa-token" | "xsrf-token-mismatch" | "payload-too-large" | "unsupported-media-type" | "method-not-allowed" | "not-implemented" | "sso-not-configured" | "conflict" | "range-not-satisfiable" | "service-unavailable" | "request-header-fields-too-large" | "request-timeout";
+        ProblemType: "validation-error" | "invalid-password" | "internal-server-error" | "invalid-authorization-header" | "invalid-access-token" | "authorization-header-not-present" | "unauthorized-role" | "user-doesnt-exist" | "wrong-password" | "access-denied" | "blocked-user" | "number-of-login-attempts-exceeded" | "users-exists" | "register-invitation-expired" | "register-invitation-was-used" | "tao-token expired" | "invalid-signature" | "invalid" | "resource-not-found" | "invitation token expired" | "invalid-mfa-token" | "xsrf-token-mismatch" | "payload-too-large" | "unsupported-media-type" | "method-not-allowed" | "not-implemented" | "sso-not-configured" | "conflict" | "range-not-satisfiable" | "service-unavailable" | "request-header-fields-too-large" | "request-timeout" | "upload-offset-mismatch" | "invalid-media";
         Problem: {
             type: components["schemas"]["ProblemType"];
             title: string;
@@ -585,8 +603,14 @@ export interface components {
             /** @description The signed-in user's saved playback position in seconds (null: none). */
             posicion: number | null;
         };
+        /** @description 3 to 100 characters not counting the spaces at either end, which are dropped (SPEC §5). */
         VideoTitulo: string;
-        VideoDescripcion: string;
+        /**
+         * @description Optional: blank (empty or only spaces) or null is none; else 3 to 1024 characters not counting
+         *     the spaces at either end, which are dropped (SPEC §5).
+         */
+        VideoDescripcion: string | null;
+        /** @description 3 to 255 characters not counting the spaces at either end, which are dropped (SPEC §5). */
         VideoDescripcionCorta: string;
         EtiquetaIds: number[];
         VideoCreate: {
@@ -617,8 +641,7 @@ export interface components {
             op: "replace";
             /** @constant */
             path: "/descripcion";
-            /** @description An empty string or null removes the long description. */
-            value: components["schemas"]["VideoDescripcion"] | string | null;
+            value: components["schemas"]["VideoDescripcion"];
         } | {
             /** @constant */
             op: "replace";
@@ -656,6 +679,16 @@ export interface components {
             path: "/posicion";
             /** @description Playback position in seconds. */
             value: number;
+        } | {
+            /** @constant */
+            op: "replace";
+            /** @constant */
+            path: "/thumbnail";
+            /**
+             * @description Adopt the thumbnail waiting at the asset's thumbnail location.
+             * @constant
+             */
+            value: true;
         };
         UploadFileInfo: {
             contentType: string;
@@ -1002,6 +1035,8 @@ export interface operations {
             /** @description The created video. */
             201: {
                 headers: {
+                    /** @description The video's address, `/api/videos/{id}`. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1013,6 +1048,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            422: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };
@@ -1097,6 +1133,8 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            422: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };
@@ -1200,6 +1238,11 @@ export interface operations {
                 expires: components["parameters"]["SignatureExpires"];
                 /** @description base64url HMAC-SHA256 of the method, path and expiry. */
                 signature: components["parameters"]["Signature"];
+                /**
+                 * @description The version of the file (a thumbnail's, after it was replaced): not signed and not read; it
+                 *     only makes the location of a new version differ, so caches fetch it.
+                 */
+                v?: number;
             };
             header?: {
                 /** @description One byte range (RFC 9110 §14.2). */
