@@ -5,7 +5,9 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   checkFileAddress,
+  PartialOffsetError,
   StorageLimitError,
+  type AppendOptions,
   type ByteRange,
   type OpenedFile,
   type Storage,
@@ -14,7 +16,10 @@ import {
   type WriteOptions,
 } from './storage.ts';
 
-/** Temporary files live in `<root>/.tmp` (no asset id starts with a dot), on the same file system as their target. */
+/**
+ * Temporary files live in `<root>/.tmp` (no asset id starts with a dot), on the same file system as their
+ * target: `<asset>.<file>.<random>.tmp` while a write streams, `<asset>.<file>.partial` for a resumable one.
+ */
 const TEMP_DIR = '.tmp';
 
 function isMissing(error: unknown): boolean {
@@ -114,6 +119,72 @@ export class LocalStorage implements Storage {
     }
     const stats = await fs.promises.stat(target);
     return { size: stats.size, modified: stats.mtime };
+  }
+
+  localPath(assetId: string, file: string): string {
+    return this.pathOf(assetId, file);
+  }
+
+  async remove(assetId: string, file: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(assetId, file), { force: true });
+  }
+
+  /** The partial file of a resumable write: one per asset file, so the next request finds it. */
+  private partialPathOf(assetId: string, file: string): string {
+    checkFileAddress(assetId, file);
+    return path.join(this.tempDir, `${assetId}.${file}.partial`);
+  }
+
+  async partialSize(assetId: string, file: string): Promise<number | undefined> {
+    try {
+      return (await fs.promises.stat(this.partialPathOf(assetId, file))).size;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async appendPartial(assetId: string, file: string, source: Readable, options: AppendOptions): Promise<number> {
+    const partial = this.partialPathOf(assetId, file);
+    const held = (await this.partialSize(assetId, file)) ?? 0;
+    if (held !== options.offset) throw new PartialOffsetError(held);
+    await fs.promises.mkdir(this.tempDir, { recursive: true });
+    let size = held;
+    const { maxBytes } = options;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        if (maxBytes !== undefined && size + chunk.length > maxBytes) return callback(new StorageLimitError(maxBytes));
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    const out = fs.createWriteStream(partial, { flags: 'a', mode: 0o640 });
+    try {
+      await pipeline(source, counter, out);
+    } finally {
+      // On a failure the bytes already handed to the file stay; wait until they are written and the file closed.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+    }
+    return (await fs.promises.stat(partial)).size;
+  }
+
+  async commitPartial(assetId: string, file: string): Promise<StoredFileInfo> {
+    const partial = this.partialPathOf(assetId, file);
+    const target = this.pathOf(assetId, file);
+    const handle = await fs.promises.open(partial, 'r+');
+    try {
+      await handle.sync(); // on disk before the rename makes it visible
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await fs.promises.rename(partial, target);
+    const stats = await fs.promises.stat(target);
+    return { size: stats.size, modified: stats.mtime };
+  }
+
+  async discardPartial(assetId: string, file: string): Promise<void> {
+    await fs.promises.rm(this.partialPathOf(assetId, file), { force: true });
   }
 
   async list(assetId: string): Promise<string[]> {

@@ -40,6 +40,13 @@ export interface WriteOptions {
   maxBytes?: number;
 }
 
+export interface AppendOptions {
+  /** the bytes the partial file must hold already (PartialOffsetError otherwise) */
+  offset: number;
+  /** refuse (StorageLimitError) to let the partial file grow past this many bytes; what came before stays */
+  maxBytes?: number;
+}
+
 /** A temporary file of an unfinished write (crashed process, aborted upload). */
 export interface TemporaryFile {
   name: string;
@@ -62,7 +69,26 @@ export interface Storage {
   list(assetId: string): Promise<string[]>;
   /** Deletes every file of an asset; nothing happens when it has none. */
   deleteAsset(assetId: string): Promise<void>;
-  /** Temporary files of unfinished writes. */
+  /** The file's path on this machine, for programs that read files (ffmpeg); absent for a remote store. */
+  localPath?(assetId: string, file: string): string;
+  /** Deletes one file of an asset; nothing happens when it does not exist. */
+  remove(assetId: string, file: string): Promise<void>;
+  /**
+   * Resumable writes. A partial file is invisible (a temporary file, listed and cleaned up with the
+   * others once abandoned) until committed. Its size, or undefined when there is none.
+   */
+  partialSize(assetId: string, file: string): Promise<number | undefined>;
+  /**
+   * Appends the stream to the partial file of `file` (made when there is none and offset is 0) and
+   * answers its size afterwards. When the stream fails (a client that went away), the bytes that
+   * arrived stay, the error is thrown, and the next append continues from the partial file's size.
+   */
+  appendPartial(assetId: string, file: string, source: Readable, options: AppendOptions): Promise<number>;
+  /** Makes the partial file the file (flushed to disk, replacing any previous version). */
+  commitPartial(assetId: string, file: string): Promise<StoredFileInfo>;
+  /** Drops the partial file, if any. */
+  discardPartial(assetId: string, file: string): Promise<void>;
+  /** Temporary files of unfinished writes (partial files included). */
   listTemporary(): Promise<TemporaryFile[]>;
   /** Removes temporary files last modified before `olderThan` (writes in progress are younger); answers how many. */
   cleanupTemporary(olderThan: Date): Promise<number>;
@@ -73,6 +99,14 @@ export class StorageLimitError extends Error {
   constructor(readonly maxBytes: number) {
     super(`the file is larger than ${maxBytes} bytes`);
     this.name = 'StorageLimitError';
+  }
+}
+
+/** An append whose offset is not the partial file's size (`size`: what it holds). */
+export class PartialOffsetError extends Error {
+  constructor(readonly size: number) {
+    super(`the partial file holds ${size} bytes`);
+    this.name = 'PartialOffsetError';
   }
 }
 

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Storage } from '../storage/storage.ts';
+import { MediaToolError, mediaJobs, mediaTools } from './ffmpeg.ts';
+
+/**
+ * Thumbnails uploaded by an administrator: the image arrives at the asset's thumbnail location and
+ * waits as `thumbnail.pending` (uploads.thumbnail_pending = 1) until POST /api/videos or PATCH
+ * `/thumbnail` adopts it: converted to `thumbnail.jpg` (JPEG, at most 1280 pixels wide).
+ */
+export const PENDING_THUMBNAIL = 'thumbnail.pending';
+export const THUMBNAIL_MAX_WIDTH = 1280;
+
+/**
+ * Runs `work` on a path of the stored file on this machine: the file itself when the storage is a
+ * local directory, else a temporary copy (removed afterwards). Throws when the file does not exist.
+ */
+export async function withLocalFile<T>(storage: Storage, assetId: string, file: string, work: (file: string) => Promise<T>): Promise<T> {
+  const local = storage.localPath?.(assetId, file);
+  if (local !== undefined) return work(local);
+  const opened = await storage.open(assetId, file);
+  if (!opened) throw new Error(`${assetId}/${file} does not exist`);
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-media-'));
+  try {
+    const copy = path.join(dir, file);
+    await fs.promises.writeFile(copy, opened.createReadStream());
+    return await work(copy);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A JPEG of the image at most `maxWidth` pixels wide (smaller images keep their size); MediaToolError when it is not an image. */
+export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX_WIDTH): Promise<void> {
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', path.resolve(input), '-frames:v', '1',
+    '-vf', `scale=w='max(2,trunc(min(${maxWidth},iw)/2)*2)':h=-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)];
+  return mediaJobs(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        execFile(mediaTools().ffmpeg, args, { timeout: 60_000, killSignal: 'SIGKILL', windowsHide: true }, (error, _stdout, stderr) => {
+          if (!error) return resolve();
+          const detail = stderr.split('\n').filter((l) => l.trim() !== '').slice(-3).join('\n');
+          reject(new MediaToolError(`ffmpeg could not convert the image${detail ? `: ${detail}` : ''}`, stderr));
+        });
+      }),
+  );
+}
+
+/**
+ * Adopts the asset's pending thumbnail: converts it to `thumbnail.jpg` (replacing the one there) and
+ * removes the pending image. Answers false when none is pending; throws MediaToolError when the
+ * image cannot be converted (the pending image and the previous thumbnail stay).
+ */
+export async function adoptPendingThumbnail(storage: Storage, assetId: string): Promise<boolean> {
+  if (!(await storage.stat(assetId, PENDING_THUMBNAIL))) return false;
+  const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-thumbnail-'));
+  try {
+    const jpeg = path.join(work, 'thumbnail.jpg');
+    await withLocalFile(storage, assetId, PENDING_THUMBNAIL, (input) => imageToJpeg(input, jpeg));
+    await storage.write(assetId, 'thumbnail.jpg', fs.createReadStream(jpeg));
+  } finally {
+    await fs.promises.rm(work, { recursive: true, force: true });
+  }
+  await storage.remove(assetId, PENDING_THUMBNAIL);
+  return true;
+}
