@@ -202,8 +202,13 @@ export interface paths {
         put?: never;
         /**
          * Open an upload session (admin); answers signed upload locations.
-         * @description A new asset id and a signed, expiring PUT location for its video and its thumbnail; the body (all
-         *     optional) announces their content types and sizes.
+         * @description A new asset id and a signed PUT location for its video and one for its thumbnail, each valid for
+         *     one file and about an hour (`UPLOAD_URL_TTL_SECONDS`). The body (all optional) announces the
+         *     files' content types and sizes, checked at once: a video must be `video/mp4`, `video/webm`,
+         *     `video/quicktime` or `application/octet-stream` of at most `MAX_UPLOAD_BYTES` (default 10 GiB);
+         *     a thumbnail `image/png`, `image/jpeg` or `image/webp` of at most 20 MB (415
+         *     `unsupported-media-type`, 413 `payload-too-large`). An upload no video is made from is removed
+         *     a day after its locations expire.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -222,8 +227,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A fresh signed thumbnail location for an existing asset (used when editing; admin).
-         * @description For replacing the thumbnail of an existing asset; 404 for an unknown asset.
+         * The state of an asset's upload, with fresh signed locations (admin).
+         * @description Where the asset's upload stands (`estado`, bytes received, duration, why processing failed),
+         *     a fresh thumbnail location (for replacing the thumbnail when editing; also for assets of videos
+         *     that never had an upload session, whose `estado` is `ready`) and, while the video has not
+         *     arrived complete, a fresh video location (to resume an upload whose location expired).
+         *     404 `resource-not-found` for an unknown asset.
          */
         get: operations["getUpload"];
         put?: never;
@@ -251,10 +260,30 @@ export interface paths {
         };
         get?: never;
         /**
-         * A signed upload location. The body is the file itself, with its content type.
-         * @description Public: the signature and expiry of the location are its credential (403 when they do not match or
-         *     have expired). The file is stored as it arrives; 413 over the size limit, 415 for a content type
-         *     the location does not take.
+         * A signed upload location. The body is the file itself (or a part of the video), with its content type.
+         * @description Public: the signature and expiry of the location are its credential (403 `invalid-signature`
+         *     when they do not match, are for the other file, or have expired; the expiry is checked when the
+         *     request starts, so a transfer in progress is not cut). The body is stored as it arrives, never
+         *     held in memory, and the file becomes visible only once complete and checked.
+         *
+         *     **Thumbnail**: the whole image (`image/png`, `image/jpeg`, `image/webp`, at most 20 MB); 204.
+         *     It waits to be adopted by `POST /api/videos` or by `PATCH /api/videos/{id}` `/thumbnail`.
+         *
+         *     **Video** (`video/mp4`, `video/webm`, `video/quicktime` or `application/octet-stream`, at most
+         *     `MAX_UPLOAD_BYTES`): the file's leading bytes must be those of an MP4/QuickTime or WebM/Matroska
+         *     file, whatever the content type says (415 `unsupported-media-type`); over the limit, by
+         *     `Content-Length`, by the `Content-Range` total or while streaming, 413 `payload-too-large`.
+         *     - Without `Content-Range`: the whole file, starting over; 204 once stored.
+         *     - With `Content-Range: bytes <first>-<last>/<total>`: `first` must be the number of bytes already
+         *       received (409 `upload-offset-mismatch`, with `Upload-Offset`); 204 when the file is complete,
+         *       else 202 with `Upload-Offset`.
+         *     - With `Content-Range: bytes *\/<total>` and no body: how much has been received, 202 with
+         *       `Upload-Offset` (204 with `Upload-Offset: <total>` once complete).
+         *
+         *     A transfer that breaks off keeps the bytes that arrived (invisible), so the client asks for the
+         *     offset and sends the rest. Once complete the video is processed (duration, thumbnail, animated
+         *     preview) off the request: `GET /api/uploads/{id}` tells when it is `ready` or `failed`. A video
+         *     received completely answers further data 409 `conflict`.
          */
         put: operations["putUploadFile"];
         post?: never;
@@ -710,7 +739,23 @@ export interface components {
         UploadThumbnailSession: {
             assetId: components["schemas"]["AssetId"];
             thumbnail: components["schemas"]["UploadLocation"];
+            /** @description A fresh video location, present while the video has not arrived complete. */
+            video?: components["schemas"]["UploadLocation"];
+            estado: components["schemas"]["UploadState"];
+            /** @description Bytes of the video received so far. */
+            recibido: number;
+            /** @description Seconds, once processed. */
+            duracion: number | null;
+            /** @description Why processing failed, for the administrator. */
+            error: string | null;
         };
+        /**
+         * @description Where an asset's video stands: `pending` (nothing received), `receiving` (part of it),
+         *     `processing` (complete; duration, thumbnail and preview being made), `ready`, `failed` (not a
+         *     playable video; `error` says why).
+         * @enum {string}
+         */
+        UploadState: "pending" | "receiving" | "processing" | "ready" | "failed";
         Usuario: {
             id: number;
             /** @description The user name used to sign in. */
@@ -831,6 +876,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Bytes of the video received so far (where the next part starts). */
+        UploadOffset: number;
         /** @description Bytes in this response's body. */
         MediaContentLength: number;
         /** @description `bytes`: byte ranges are served. */
@@ -1163,6 +1210,8 @@ export interface operations {
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };
@@ -1177,7 +1226,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The thumbnail upload location. */
+            /** @description The upload's state and its locations. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1201,14 +1250,18 @@ export interface operations {
                 /** @description base64url HMAC-SHA256 of the method, path and expiry. */
                 signature: components["parameters"]["Signature"];
             };
-            header?: never;
+            header?: {
+                /** @description The part of the video the body is (`bytes 0-1048575/5000000`), or `bytes *\/5000000` to ask how much has been received. */
+                "Content-Range"?: string;
+            };
             path: {
                 id: components["parameters"]["AssetId"];
                 file: "video" | "thumbnail";
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The file (or, with `Content-Range`, the part of it). Empty only to ask for the offset. */
+        requestBody?: {
             content: {
                 "video/*": string;
                 "image/*": string;
@@ -1216,9 +1269,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Stored. */
+            /** @description Part of the video received; `Upload-Offset` is how much. */
+            202: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Stored (for a video, complete; `Upload-Offset` is its size when asked with `Content-Range`). */
             204: {
                 headers: {
+                    /** @description The size of the complete video (answers with `Content-Range`). */
+                    "Upload-Offset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1226,6 +1289,19 @@ export interface operations {
             400: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            /**
+             * @description `upload-offset-mismatch`: the part does not start where the received bytes end (`Upload-Offset`
+             *     says where); `conflict`: the video has already been received completely.
+             */
+            409: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["Problem"];
             415: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
