@@ -54,7 +54,7 @@ function tailOf(listed: ListedVideo, urlKey: Buffer, at: number): Tail {
   if (listed.tail && listed.tail.urlKey === urlKey && listed.tail.expires === expires) return listed.tail;
   const { row } = listed;
   const video = signedMediaUrl(urlKey, row.id_externo, 'video.mp4', at);
-  const thumbnail = row.has_thumbnail === 1 ? signedMediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at) : null;
+  const thumbnail = row.has_thumbnail === 1 ? signedMediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at, Number(row.thumbnail_version)) : null;
   const preview = row.has_preview === 1 ? signedMediaUrl(urlKey, row.id_externo, 'preview.mp4', at) : null;
   const json = JSON.stringify({
     fechaAlta: row.fecha_alta,

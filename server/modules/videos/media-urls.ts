@@ -13,7 +13,12 @@ interface HourCache {
 const MAX_REMEMBERED = 60_000;
 const caches = new WeakMap<Buffer, HourCache>();
 
-export function signedMediaUrl(urlKey: Buffer, assetId: string, file: MediaFile, now: number = Date.now()): string {
+/**
+ * The signed GET location of a media file. `version` > 0 (a replaced thumbnail's) is appended as
+ * `&v=<version>`: not signed (GET /api/media ignores it), it only makes the location of a new version
+ * differ from the old one's, which browsers may still hold in their cache.
+ */
+export function signedMediaUrl(urlKey: Buffer, assetId: string, file: MediaFile, now: number = Date.now(), version = 0): string {
   const expires = mediaExpiry(now);
   let cache = caches.get(urlKey);
   if (!cache || cache.expires !== expires || cache.urls.size >= MAX_REMEMBERED) {
@@ -26,5 +31,5 @@ export function signedMediaUrl(urlKey: Buffer, assetId: string, file: MediaFile,
     url = mediaUrl(urlKey, assetId, file, now);
     cache.urls.set(key, url);
   }
-  return url;
+  return version > 0 ? `${url}&v=${version}` : url;
 }

@@ -1,7 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
+import { openStorage } from '../../storage/open-storage.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { serializeVideoList } from './list-answer.ts';
+import { createVideo, deleteVideo } from './videos-manage.service.ts';
 import { getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
 
 function callerOf(request: FastifyRequest): Caller {
@@ -9,8 +12,12 @@ function callerOf(request: FastifyRequest): Caller {
   return { userId: request.principal.userId, role: request.principal.role };
 }
 
-/** The video library: the list with its filters and search, one video, the user's own rating, favourite, seen mark and position. */
-export function videosModule(ctx: AppContext): ServerModule {
+/**
+ * The video library: the list with its filters and search, one video, the user's own rating,
+ * favourite, seen mark and position; the administrators' creating, changing (thumbnail included)
+ * and deleting of videos, whose files are in `storage`.
+ */
+export function videosModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
   return {
     handlers: {
       listVideos: async (request, reply) => {
@@ -21,7 +28,16 @@ export function videosModule(ctx: AppContext): ServerModule {
         return videos;
       },
       getVideo: async (request) => getVideo(ctx, callerOf(request), request.params.id),
-      patchVideo: async (request) => patchVideo(ctx, callerOf(request), request.params.id, request.body),
+      patchVideo: async (request) => patchVideo(ctx, callerOf(request), request.params.id, request.body, storage),
+      createVideo: async (request, reply) => {
+        const video = await createVideo(ctx, storage, callerOf(request), request.body);
+        reply.code(201).header('Location', `/api/videos/${video.id}`);
+        return video;
+      },
+      deleteVideo: async (request, reply) => {
+        await deleteVideo(ctx, storage, request.params.id);
+        reply.code(204).send();
+      },
     },
   };
 }

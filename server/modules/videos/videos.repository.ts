@@ -47,7 +47,7 @@ export interface VideoListQuery {
 
 const VIDEO_COLUMNS = sql.raw(
   'v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion, v.organizacion, v.nombre_usuario_alta, ' +
-    'v.is_visible, v.has_thumbnail, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta, ' +
+    'v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta, ' +
     's.puntuacion, s.favorito, s.visto, s.posicion',
 );
 
@@ -169,6 +169,8 @@ export interface ListedVideoRow {
   nombre_usuario_alta: string;
   is_visible: Flag;
   has_thumbnail: Flag;
+  /** bumped when the thumbnail is replaced (its location then carries `&v=<version>`) */
+  thumbnail_version: number;
   has_preview: Flag;
   rating_sum: number;
   rating_count: number;
@@ -179,8 +181,8 @@ export interface ListedVideoRow {
 export async function findListedVideos(db: Executor, ids: readonly number[]): Promise<ListedVideoRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<ListedVideoRow>`select v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion,
-    v.organizacion, v.nombre_usuario_alta, v.is_visible, v.has_thumbnail, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta
-    from videos v where v.id in (${sql.join(ids)})`.execute(db);
+    v.organizacion, v.nombre_usuario_alta, v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.rating_sum, v.rating_count,
+    v.fecha_alta from videos v where v.id in (${sql.join(ids)})`.execute(db);
   return result.rows;
 }
 
@@ -269,6 +271,24 @@ export function insertVideoRow(db: Executor, video: NewVideoRow): Promise<VideoR
 
 export function updateVideoRow(db: Executor, id: number, changes: Partial<Omit<NewVideoRow, 'id'>>): Promise<VideoRow | undefined> {
   return db.updateTable('videos').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** A new thumbnail was adopted: the video has one, and its location changes (`&v=<version>`) so caches fetch it. */
+export async function bumpThumbnailVersion(db: Executor, id: number, at: string): Promise<void> {
+  await db
+    .updateTable('videos')
+    .set({ has_thumbnail: 1, thumbnail_version: sql<number>`thumbnail_version + 1`, updated_at: at })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Deletes a video; its tags, the users' own states and its view events go with it (foreign keys
+ * `on delete cascade`, enforced on SQLite too: `foreign_keys = ON`), its search entry too (SQLite
+ * trigger, PostgreSQL cascade). Answers the deleted row, undefined when there was none.
+ */
+export function deleteVideoRow(db: Executor, id: number): Promise<VideoRow | undefined> {
+  return db.deleteFrom('videos').where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 /** Replaces the tags of a video. */

@@ -2,17 +2,22 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
 import type { VideoStatus } from '../../db/schema.ts';
+import { MediaToolError } from '../../media/ffmpeg.ts';
 import { ASSET_ID_PATTERN } from '../../media/signed-urls.ts';
+import { adoptPendingThumbnail } from '../../media/thumbnails.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.repository.ts';
+import { findUpload, markThumbnailAdopted } from '../uploads/uploads.repository.ts';
 import { averageRating, listedToVideo } from './list-answer.ts';
 import { listedVideos, listPage } from './list-cache.ts';
 import { parseListQuery, type ListVideosParams } from './list-query.ts';
 import { signedMediaUrl } from './media-urls.ts';
 import {
   addToRating,
+  bumpThumbnailVersion,
   findOwnState,
   findOwnStates,
   findTagsOfVideos,
@@ -45,9 +50,9 @@ export interface Caller {
   role: Role;
 }
 
-const viewerOf = (caller: Caller): Viewer => ({ userId: caller.userId, isAdmin: caller.role === 'admin' });
+export const viewerOf = (caller: Caller): Viewer => ({ userId: caller.userId, isAdmin: caller.role === 'admin' });
 
-const notFound = () => new HttpProblem(404, 'resource-not-found', 'no such video');
+export const notFound = () => new HttpProblem(404, 'resource-not-found', 'no such video');
 
 /**
  * Repeats of GET /api/videos/{id} by the same user within this time are the same opening (a retried
@@ -75,7 +80,7 @@ export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buff
     posicion: row.posicion === null ? null : Number(row.posicion),
     fechaAlta: row.fecha_alta,
     urlVideo: signedMediaUrl(urlKey, row.id_externo, 'video.mp4', at),
-    urlThumbnail: row.has_thumbnail === 1 ? signedMediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at) : null,
+    urlThumbnail: row.has_thumbnail === 1 ? signedMediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at, Number(row.thumbnail_version)) : null,
     urlPreview: row.has_preview === 1 ? signedMediaUrl(urlKey, row.id_externo, 'preview.mp4', at) : null,
     etiquetas,
     isVisible: row.is_visible === 1,
@@ -84,7 +89,7 @@ export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buff
   };
 }
 
-async function answerVideo(ctx: VideosContext, db: Executor, caller: Caller, id: number): Promise<Video> {
+export async function answerVideo(ctx: VideosContext, db: Executor, caller: Caller, id: number): Promise<Video> {
   const row = await findVideoForViewer(db, viewerOf(caller), id);
   if (!row) throw notFound();
   const tags = await findTagsOfVideos(db, [id]);
@@ -135,75 +140,148 @@ export async function getVideo(ctx: VideosContext, caller: Caller, id: number): 
 
 const USER_PATHS = new Set(['/puntuacion', '/favorito', '/visto', '/posicion']);
 
-const badValue = (index: number, message: string) => {
-  const field = `body.${index}.value`;
-  return new HttpProblem(400, 'validation-error', `${field}: ${message}`, [{ field, message }]);
-};
+/** SPEC §5 lengths, counted in characters (code points) of the text without the spaces at either end. */
+export const TEXT_LIMITS = {
+  titulo: { min: 3, max: 100 },
+  descripcionCorta: { min: 3, max: 255 },
+  descripcion: { min: 3, max: 1024 },
+} as const;
 
-/** Text of the admin fields: trimmed; blank (empty or only spaces) counts as empty. */
-function checkedText(value: string, index: number, min: number, max: number): string {
+const badValue = (field: string, message: string) => new HttpProblem(400, 'validation-error', `${field}: ${message}`, [{ field, message }]);
+
+const isBlank = (text: string | null | undefined) => text === null || text === undefined || text.trim() === '';
+
+/**
+ * A required text (title, short description): trimmed; blank (empty or only spaces) is missing.
+ * Answers the text to store, or the message of the rule it breaks.
+ */
+export function requiredText(value: string, limits: { min: number; max: number }): string | { message: string } {
+  if (isBlank(value)) return { message: 'is required' };
   const text = value.trim();
-  if (text.length < min || text.length > max) throw badValue(index, `must have ${min} to ${max} characters (not counting spaces at either end)`);
+  const length = [...text].length;
+  if (length < limits.min || length > limits.max) {
+    return { message: `must have ${limits.min} to ${limits.max} characters (not counting spaces at either end)` };
+  }
   return text;
+}
+
+/** The optional long description: blank or null is none (null); else as a required text. */
+export function optionalText(value: string | null | undefined, limits: { min: number; max: number }): string | null | { message: string } {
+  return isBlank(value) ? null : requiredText(value!, limits);
+}
+
+/** A checked text, or a 400 naming its field. */
+function checked<T extends string | null>(result: T | { message: string }, field: string): T {
+  if (typeof result === 'object' && result !== null) throw badValue(field, result.message);
+  return result;
+}
+
+/** Throws a 400 naming `field` unless every tag id exists. */
+export async function checkTagIds(db: Executor, ids: readonly number[], field: string): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await findTagsByIds(db, ids);
+  if (found.length !== new Set(ids).size) {
+    const known = new Set(found.map((t) => t.id));
+    throw badValue(field, `no tag with id ${ids.filter((t) => !known.has(t)).join(', ')}`);
+  }
+}
+
+/** What a patch asks, checked. */
+interface CheckedPatch {
+  own: OwnStateChanges;
+  changes: Parameters<typeof updateVideoRow>[2];
+  tagIds?: number[];
+  /** adopt the thumbnail waiting at the asset's thumbnail location */
+  thumbnail: boolean;
+}
+
+/** Reads and checks the operations (texts, tag ids); 400 naming `body.N.value` for the first bad one. */
+async function checkPatch(db: Executor, operations: VideoPatch): Promise<CheckedPatch> {
+  const patch: CheckedPatch = { own: {}, changes: {}, thumbnail: false };
+  for (const [index, op] of operations.entries()) {
+    const field = `body.${index}.value`;
+    switch (op.path) {
+      case '/puntuacion':
+        patch.own.puntuacion = op.value;
+        break;
+      case '/favorito':
+        patch.own.favorito = op.value;
+        break;
+      case '/visto':
+        patch.own.visto = op.value;
+        break;
+      case '/posicion':
+        patch.own.posicion = op.value;
+        break;
+      case '/isVisible':
+        patch.changes.is_visible = op.value ? 1 : 0;
+        break;
+      case '/titulo':
+        patch.changes.titulo = checked(requiredText(op.value, TEXT_LIMITS.titulo), field);
+        break;
+      case '/shortDescription':
+        patch.changes.descripcion_corta = checked(requiredText(op.value, TEXT_LIMITS.descripcionCorta), field);
+        break;
+      case '/descripcion':
+        patch.changes.descripcion = checked(optionalText(op.value, TEXT_LIMITS.descripcion), field);
+        break;
+      case '/etiquetas':
+        await checkTagIds(db, op.value, field);
+        patch.tagIds = op.value;
+        break;
+      case '/thumbnail':
+        patch.thumbnail = true;
+        break;
+    }
+  }
+  return patch;
+}
+
+/**
+ * Adopts the asset's uploaded thumbnail (converted to thumbnail.jpg). False when its image is gone
+ * already: an earlier adoption converted it and then did not commit, so thumbnail.jpg holds it.
+ * 422 `invalid-media` when the uploaded file is not an image ffmpeg reads (it stays pending).
+ */
+export async function adoptThumbnail(storage: Storage, assetId: string): Promise<boolean> {
+  try {
+    return await adoptPendingThumbnail(storage, assetId);
+  } catch (error) {
+    if (error instanceof MediaToolError) throw new HttpProblem(422, 'invalid-media', 'the uploaded thumbnail is not an image that can be read');
+    throw error;
+  }
 }
 
 /**
  * Applies a JSON Patch to a video, in one transaction. `/puntuacion`, `/favorito`, `/visto` and
  * `/posicion` are the caller's own (any user who may see the video); `/isVisible`, `/titulo`,
- * `/descripcion`, `/shortDescription` and `/etiquetas` are for administrators (403 unauthorized-role
- * for users). A rating updates the video's sum and count in the same transaction. Answers the
- * video as the caller now sees it.
+ * `/descripcion`, `/shortDescription`, `/etiquetas` and `/thumbnail` are for administrators (403
+ * unauthorized-role for users). A rating updates the video's sum and count in the same
+ * transaction. `/thumbnail` adopts the picture uploaded to the asset's thumbnail location (409
+ * conflict when none waits): it is converted before the transaction (the whole patch checked first,
+ * so a refused patch converts nothing) and the transaction bumps the thumbnail's version. Answers
+ * the video as the caller now sees it.
  */
-export async function patchVideo(ctx: VideosContext, caller: Caller, id: number, operations: VideoPatch): Promise<Video> {
+export async function patchVideo(ctx: VideosContext, caller: Caller, id: number, operations: VideoPatch, storage?: Storage): Promise<Video> {
   if (caller.role !== 'admin' && operations.some((op) => !USER_PATHS.has(op.path))) {
-    throw new HttpProblem(403, 'unauthorized-role', 'only administrators change a video\'s visibility, texts and tags');
+    throw new HttpProblem(403, 'unauthorized-role', 'only administrators change a video\'s visibility, texts, tags and thumbnail');
   }
   const { kysely, dialect } = ctx.db;
+  let assetId: string | undefined;
+  if (operations.some((op) => op.path === '/thumbnail')) {
+    if (!storage) throw new Error('patchVideo: adopting a thumbnail needs the media storage');
+    const video = await findVideoForViewer(kysely, viewerOf(caller), id);
+    if (!video) throw notFound();
+    await checkPatch(kysely, operations);
+    assetId = video.id_externo;
+    const upload = await findUpload(kysely, assetId);
+    if (upload?.thumbnail_pending !== 1) throw new HttpProblem(409, 'conflict', 'no thumbnail has been uploaded for this video');
+    await adoptThumbnail(storage, assetId);
+  }
   const at = now();
   await kysely.transaction().execute(async (trx) => {
     if (!(await lockVideo(trx, dialect, id))) throw notFound();
     if (!(await findVideoForViewer(trx, viewerOf(caller), id))) throw notFound();
-
-    const own: OwnStateChanges = {};
-    const changes: Parameters<typeof updateVideoRow>[2] = {};
-    let tagIds: number[] | undefined;
-    for (const [index, op] of operations.entries()) {
-      switch (op.path) {
-        case '/puntuacion':
-          own.puntuacion = op.value;
-          break;
-        case '/favorito':
-          own.favorito = op.value;
-          break;
-        case '/visto':
-          own.visto = op.value;
-          break;
-        case '/posicion':
-          own.posicion = op.value;
-          break;
-        case '/isVisible':
-          changes.is_visible = op.value ? 1 : 0;
-          break;
-        case '/titulo':
-          changes.titulo = checkedText(op.value, index, 3, 100);
-          break;
-        case '/shortDescription':
-          changes.descripcion_corta = checkedText(op.value, index, 3, 255);
-          break;
-        case '/descripcion':
-          changes.descripcion = op.value === null || op.value.trim() === '' ? null : checkedText(op.value, index, 3, 1024);
-          break;
-        case '/etiquetas': {
-          const found = await findTagsByIds(trx, op.value);
-          if (found.length !== new Set(op.value).size) {
-            const known = new Set(found.map((t) => t.id));
-            throw badValue(index, `no tag with id ${op.value.filter((t) => !known.has(t)).join(', ')}`);
-          }
-          tagIds = op.value;
-          break;
-        }
-      }
-    }
+    const { own, changes, tagIds, thumbnail } = await checkPatch(trx, operations);
 
     if (own.puntuacion !== undefined) {
       const previous = (await findOwnState(trx, caller.userId, id))?.puntuacion ?? null;
@@ -214,6 +292,10 @@ export async function patchVideo(ctx: VideosContext, caller: Caller, id: number,
     if (tagIds) await setVideoTags(trx, id, tagIds);
     if (changes.titulo !== undefined || changes.descripcion_corta !== undefined || changes.descripcion !== undefined || tagIds) {
       await refreshSearchIndex(trx, dialect, [id]);
+    }
+    if (thumbnail && assetId !== undefined) {
+      await bumpThumbnailVersion(trx, id, at);
+      await markThumbnailAdopted(trx, assetId);
     }
   });
   return answerVideo(ctx, kysely, caller, id);

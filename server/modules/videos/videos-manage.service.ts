@@ -1,0 +1,131 @@
+import type { AppContext } from '../../context.ts';
+import type { BodyOf } from '../../openapi/handlers.ts';
+import { HttpProblem } from '../../plugins/problems.ts';
+import type { Storage } from '../../storage/storage.ts';
+import { findUserById, isUniqueViolation } from '../accounts/accounts.repository.ts';
+import { deleteUpload, findUpload, markThumbnailAdopted, type UploadRow } from '../uploads/uploads.repository.ts';
+import { deleteVideoRow, findVideoByExternalId, lockVideo } from './videos.repository.ts';
+import {
+  adoptThumbnail,
+  answerVideo,
+  checkTagIds,
+  insertVideoIn,
+  notFound,
+  optionalText,
+  requiredText,
+  TEXT_LIMITS,
+  type Caller,
+  type Video,
+} from './videos.service.ts';
+
+/**
+ * The administrators' management of videos: creating one from an uploaded asset and deleting one
+ * with its files (the field changes and the thumbnail replacement are PATCH: videos.service.ts).
+ */
+
+export type VideoCreate = BodyOf<'createVideo'>;
+
+type ManageContext = Pick<AppContext, 'db' | 'secrets' | 'log'>;
+
+type FieldError = { field: string; message: string };
+
+/** The texts of a new video, trimmed and checked (SPEC §5); every failing field is named at once. */
+function checkTexts(body: VideoCreate): { titulo: string; descripcionCorta: string; descripcion: string | null } {
+  const titulo = requiredText(body.titulo, TEXT_LIMITS.titulo);
+  const descripcionCorta = requiredText(body.descripcionCorta, TEXT_LIMITS.descripcionCorta);
+  const descripcion = optionalText(body.descripcion, TEXT_LIMITS.descripcion);
+  const errors: FieldError[] = [];
+  if (typeof titulo === 'object') errors.push({ field: 'body.titulo', ...titulo });
+  if (typeof descripcionCorta === 'object') errors.push({ field: 'body.descripcionCorta', ...descripcionCorta });
+  if (typeof descripcion === 'object' && descripcion !== null) errors.push({ field: 'body.descripcion', ...descripcion });
+  if (errors.length > 0) throw new HttpProblem(400, 'validation-error', `${errors[0]!.field}: ${errors[0]!.message}`, errors);
+  return { titulo: titulo as string, descripcionCorta: descripcionCorta as string, descripcion: descripcion as string | null };
+}
+
+const alreadyUsed = () => new HttpProblem(409, 'conflict', 'this asset already belongs to a video');
+
+/** The asset's upload, when a video may be made from it: 404 unknown, 409 not complete / processing / used, 422 failed. */
+function usableUpload(upload: UploadRow | undefined): UploadRow {
+  if (!upload) throw new HttpProblem(404, 'resource-not-found', 'no upload with this asset id');
+  switch (upload.video_state) {
+    case 'ready':
+      return upload;
+    case 'failed':
+      throw new HttpProblem(422, 'invalid-media', `the uploaded file is not a playable video${upload.error ? `: ${upload.error}` : ''}`);
+    case 'processing':
+      throw new HttpProblem(409, 'conflict', 'the uploaded video is still being processed');
+    default:
+      throw new HttpProblem(409, 'conflict', 'the video of this upload has not arrived complete');
+  }
+}
+
+/**
+ * Creates a video from an uploaded asset (POST /api/videos). Checks the texts and tags (400), the
+ * asset (404 unknown; 409 not complete, processing or already used; 422 processing failed), then
+ * adopts a thumbnail uploaded to the session's thumbnail location (converted before the
+ * transaction; 422 when it is not an image), and inserts the ready video in one transaction with
+ * what processing learnt (duration, preview, thumbnail) and the signed-in administrator's name and
+ * organisation. The list's generation triggers make it appear in lists at once.
+ */
+export async function createVideo(ctx: ManageContext, storage: Storage, caller: Caller, body: VideoCreate): Promise<Video> {
+  const { kysely, dialect } = ctx.db;
+  const texts = checkTexts(body);
+  await checkTagIds(kysely, body.tags, 'body.tags');
+  const author = await findUserById(kysely, caller.userId);
+  if (!author) throw new HttpProblem(401, 'invalid-access-token', 'the signed-in user no longer exists');
+
+  const assetId = body.idExterno;
+  if (await findVideoByExternalId(kysely, assetId)) throw alreadyUsed();
+  const upload = usableUpload(await findUpload(kysely, assetId));
+  const adopted = upload.thumbnail_pending === 1 && (await adoptThumbnail(storage, assetId));
+  const hasThumbnail = adopted || upload.has_thumbnail === 1 || (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined;
+
+  let id: number;
+  try {
+    id = await kysely.transaction().execute(async (trx) => {
+      const current = usableUpload(await findUpload(trx, assetId));
+      if (await findVideoByExternalId(trx, assetId)) throw alreadyUsed();
+      const row = await insertVideoIn(trx, dialect, {
+        idExterno: assetId,
+        ...texts,
+        duracion: Number(current.duracion ?? 0),
+        organizacion: author.organizacion,
+        nombreUsuarioAlta: author.nombre,
+        createdBy: author.id,
+        isVisible: body.isVisible,
+        status: 'ready',
+        hasThumbnail,
+        hasPreview: current.has_preview === 1,
+        tagIds: body.tags,
+      });
+      if (current.thumbnail_pending === 1) await markThumbnailAdopted(trx, assetId);
+      return row.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw alreadyUsed(); // another request made a video of it meanwhile
+    throw error;
+  }
+  return answerVideo(ctx, kysely, caller, id);
+}
+
+/**
+ * Deletes a video (DELETE /api/videos/{id}): in one transaction its row (tags, the users' own
+ * states, view events and search entry go with it) and its asset's upload row; after the commit the
+ * asset's files. A failure to delete the files is logged (the row is gone either way: a video
+ * without files is never left behind, files without a row may be).
+ */
+export async function deleteVideo(ctx: ManageContext, storage: Storage, id: number): Promise<void> {
+  const { kysely, dialect } = ctx.db;
+  const deleted = await kysely.transaction().execute(async (trx) => {
+    if (!(await lockVideo(trx, dialect, id))) throw notFound();
+    const row = await deleteVideoRow(trx, id);
+    if (!row) throw notFound();
+    await deleteUpload(trx, row.id_externo);
+    return row;
+  });
+  try {
+    await storage.deleteAsset(deleted.id_externo);
+  } catch (error) {
+    ctx.log.warn({ err: error, videoId: id, assetId: deleted.id_externo }, 'videos: the files of a deleted video could not be deleted');
+  }
+}
