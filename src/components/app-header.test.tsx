@@ -56,6 +56,17 @@ describe('AppHeader', () => {
     }
   });
 
+  it("Subir video is enabled once the layout hands it the upload dialog, and opens it", async () => {
+    const user = userEvent.setup();
+    const onUploadVideo = vi.fn();
+    renderHeader({ nombre: 'Root', isAdmin: true, onLogout: () => {}, onUploadVideo });
+    await openMenu(user, 'Root');
+    expect(screen.getByRole('menuitem', { name: 'Subir video' })).toBeEnabled();
+    expect(screen.getByRole('menuitem', { name: 'Administrar etiquetas' })).toBeDisabled();
+    await user.click(screen.getByRole('menuitem', { name: 'Subir video' }));
+    expect(onUploadVideo).toHaveBeenCalledOnce();
+  });
+
   // That it keeps the list's filters is the authenticated layout's doing: tests/ui/app-routes.test.tsx.
   it('Ver estadísticas goes to /statistics', async () => {
     const user = userEvent.setup();

@@ -12,6 +12,8 @@ export interface AppHeaderProps {
   /** Shows the admin entries (SPEC.md §6). */
   isAdmin: boolean;
   onLogout: () => void;
+  /** Opens the 'Subir video' dialog (admin); the entry is disabled without it. */
+  onUploadVideo?: (() => void) | undefined;
 }
 
 /**
@@ -30,7 +32,7 @@ export function AppTitle({ logoSize = 36, heading = true }: { logoSize?: number;
 }
 
 /** The header of the authenticated pages: title (back to the list) and the user menu. */
-export function AppHeader({ nombre, isAdmin, onLogout }: AppHeaderProps) {
+export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo }: AppHeaderProps) {
   return (
     <Box
       component="header"
@@ -45,13 +47,13 @@ export function AppHeader({ nombre, isAdmin, onLogout }: AppHeaderProps) {
         <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
           <AppTitle heading={false} />
         </Link>
-        <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} />
+        <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onUploadVideo={onUploadVideo} />
       </Group>
     </Box>
   );
 }
 
-function UserMenu({ nombre, isAdmin, onLogout }: AppHeaderProps) {
+function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo }: AppHeaderProps) {
   return (
     <Menu position="bottom-end" shadow="md" width={240} withinPortal>
       <Menu.Target>
@@ -70,10 +72,10 @@ function UserMenu({ nombre, isAdmin, onLogout }: AppHeaderProps) {
       <Menu.Dropdown>
         {isAdmin && (
           <>
-            {/* Their dialogs come with the video, tag and user issues: shown, but not yet usable. */}
-            <Menu.Item leftSection={<IconUpload size={16} />} disabled>
+            <Menu.Item leftSection={<IconUpload size={16} />} disabled={!onUploadVideo} onClick={onUploadVideo}>
               {appLabels.uploadVideo}
             </Menu.Item>
+            {/* Their dialogs come with the tag and user issues: shown, but not yet usable. */}
             <Menu.Item leftSection={<IconTags size={16} />} disabled>
               {appLabels.manageTags}
             </Menu.Item>

@@ -1,7 +1,10 @@
+import { useCallback, useState } from 'react';
 import { createFileRoute, Outlet, retainSearchParams, useNavigate } from '@tanstack/react-router';
 import { AuthArea } from '../features/auth/auth-area.tsx';
 import { currentUserQuery } from '../features/auth/auth.queries.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
+import { createUploadWizardLogic } from '../features/videos/upload/upload.actors.ts';
+import { UploadVideoDialog } from '../features/videos/upload/upload-video-dialog.tsx';
 import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
 import { ssoMessage } from '../lib/messages.ts';
 
@@ -40,7 +43,11 @@ export const Route = createFileRoute('/_auth')({
 function AuthLayout() {
   const { xwikiid } = Route.useSearch();
   const navigate = useNavigate();
-  const { auth, toasts } = Route.useRouteContext();
+  const { auth, toasts, queryClient } = Route.useRouteContext();
+  // The header's 'Subir video' (admin): a fresh wizard each time the dialog opens.
+  const [uploadLogic] = useState(() => createUploadWizardLogic({ queryClient, toasts }));
+  const [uploading, setUploading] = useState(false);
+  const closeUpload = useCallback(() => setUploading(false), []);
 
   return (
     <AuthArea
@@ -50,8 +57,10 @@ function AuthLayout() {
       onSsoFailure={(errorType) => toasts.show({ kind: 'error', message: ssoMessage(errorType ?? undefined), persistent: true })}
       sso={appSsoMachine}
       session={auth.session}
+      onUploadVideo={() => setUploading(true)}
     >
       <Outlet />
+      {uploading && <UploadVideoDialog logic={uploadLogic} onClose={closeUpload} />}
     </AuthArea>
   );
 }

@@ -12,14 +12,18 @@ interface AuthAreaProps {
   onSsoFailure: (errorType: string | null) => void;
   sso: typeof ssoMachine;
   session: SessionActorRef;
+  /** The header's 'Subir video' entry (admin). */
+  onUploadVideo?: (() => void) | undefined;
   children: ReactNode;
 }
 
 /** Everything in front of /videos, /videos/{id} and /statistics: single sign-on first, then the session. */
-export function AuthArea({ ssoToken, onSsoTokenUsed, onSsoFailure, sso, session, children }: AuthAreaProps) {
+export function AuthArea({ ssoToken, onSsoTokenUsed, onSsoFailure, sso, session, onUploadVideo, children }: AuthAreaProps) {
   return (
     <SsoGate logic={sso} ssoToken={ssoToken} onSsoTokenUsed={onSsoTokenUsed} onSsoFailure={onSsoFailure}>
-      <SessionArea session={session}>{children}</SessionArea>
+      <SessionArea session={session} onUploadVideo={onUploadVideo}>
+        {children}
+      </SessionArea>
     </SsoGate>
   );
 }

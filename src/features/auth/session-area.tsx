@@ -9,6 +9,8 @@ import { SessionDialogs } from './session-dialogs.tsx';
 
 interface SessionAreaProps {
   session: SessionActorRef;
+  /** The header's 'Subir video' entry (admin). */
+  onUploadVideo?: (() => void) | undefined;
   children: ReactNode;
 }
 
@@ -16,7 +18,7 @@ interface SessionAreaProps {
  * The authenticated area: tells the session it is entered (token check, idle timer) and left,
  * shows the header and the page while a token exists, and the session dialogs.
  */
-export function SessionArea({ session, children }: SessionAreaProps) {
+export function SessionArea({ session, onUploadVideo, children }: SessionAreaProps) {
   useEffect(() => {
     session.send({ type: 'session.enter' });
     return () => {
@@ -32,7 +34,7 @@ export function SessionArea({ session, children }: SessionAreaProps) {
     <>
       {inside && token !== null && (
         <>
-          <SessionHeader session={session} token={token} />
+          <SessionHeader session={session} token={token} onUploadVideo={onUploadVideo} />
           {children}
         </>
       )}
@@ -41,7 +43,7 @@ export function SessionArea({ session, children }: SessionAreaProps) {
   );
 }
 
-function SessionHeader({ session, token }: { session: SessionActorRef; token: string }) {
+function SessionHeader({ session, token, onUploadVideo }: { session: SessionActorRef; token: string; onUploadVideo?: (() => void) | undefined }) {
   const claims = decodeClaims(token);
   // The same query options the authenticated layout's loader primed (src/routes/_auth.tsx).
   const me = useQuery(currentUserQuery(claims?.user));
@@ -50,6 +52,7 @@ function SessionHeader({ session, token }: { session: SessionActorRef; token: st
       nombre={me.data?.nombre ?? claims?.user ?? ''}
       isAdmin={claims?.role === 'admin'}
       onLogout={() => session.send({ type: 'session.logout' })}
+      onUploadVideo={onUploadVideo}
     />
   );
 }

@@ -1,0 +1,87 @@
+/** Types of the upload wizard (SPEC.md §4 "Upload flow"; issue 8's upload protocol). */
+import type { components, operations } from '../../contract/openapi.gen.ts';
+import type { VideoFormErrors, VideoFormValues } from '../video-form/video-form.rules.ts';
+
+export type Video = components['schemas']['Video'];
+/** POST /api/uploads's answer: the asset id and the signed PUT locations of its video and thumbnail. */
+export type UploadSession = components['schemas']['UploadSession'];
+/** POST /api/uploads's body: what is about to be sent. */
+export type UploadSessionRequest = components['schemas']['UploadSessionRequest'];
+/** GET /api/uploads/{id}'s answer: where the upload stands (`estado`), fresh locations. */
+export type UploadStatus = operations['getUpload']['responses'][200]['content']['application/json'];
+
+/** sendFile's input: the video to PUT to its signed location. */
+export interface SendFileInput {
+  assetId: string;
+  uploadUrl: string;
+  file: File;
+  /**
+   * A retry after an interruption: the server is asked how much it holds (`Content-Range: bytes
+   * * /total`) and only the rest is sent; otherwise the whole file is sent.
+   */
+  resume: boolean;
+}
+
+/** What the sendFile callback actor reports. */
+export type SendFileEvent =
+  /** `loaded` bytes of the file are on the server or on their way (from the resumed offset on), `rate` in bytes per second. */
+  | { type: 'upload.progress'; loaded: number; total: number; rate: number }
+  /** The whole file is stored (204). */
+  | { type: 'upload.sent' }
+  /** The transfer broke off (network, time-out, a server error): what arrived is kept, Reintentar resumes. */
+  | { type: 'upload.failed' }
+  /** The server refuses the file itself: not a video (415) or too big (413). Another file must be chosen. */
+  | { type: 'upload.refused'; reason: RefusalReason };
+
+/** Why a file cannot become a video: refused by the upload (not a video, too big) or by its processing. */
+export type RefusalReason = 'not-a-video' | 'too-large' | 'invalid-media';
+
+/** uploadThumbnail's input: the picture to PUT to the session's thumbnail location. */
+export interface UploadThumbnailInput {
+  assetId: string;
+  uploadUrl: string;
+  file: File;
+}
+
+/** createVideo's input: POST /api/videos of the uploaded asset with the form's values. */
+export interface CreateVideoInput {
+  assetId: string;
+  values: VideoFormValues;
+}
+
+/** The user's events. */
+export type UploadWizardUserEvent =
+  /** A file was dropped or picked (the machine refuses anything but a video). */
+  | { type: 'upload.choose'; file: File }
+  /** 'Reintentar': the session request again, or the interrupted transfer resumed. */
+  | { type: 'upload.retry' }
+  /** 'Elegir otro archivo': back to step 0 after the file was refused. */
+  | { type: 'upload.restart' }
+  /** 'Confirmar' with the form's values and the chosen thumbnail (or null). */
+  | { type: 'upload.confirm'; values: VideoFormValues; thumbnail: File | null }
+  /** 'Cancelar' (or closing the dialog): stops whatever runs and closes. */
+  | { type: 'upload.cancel' };
+
+export type UploadWizardEvent = UploadWizardUserEvent | SendFileEvent;
+
+export interface UploadWizardContext {
+  /** The video file chosen (null at step 0). */
+  file: File | null;
+  /** The name of a file refused at step 0 for not being a video (the message shows it). */
+  refusedFile: string | null;
+  session: UploadSession | null;
+  /** Bytes of the file the server holds or is receiving, of `total`; the transfer rate in bytes per second. */
+  loaded: number;
+  total: number;
+  rate: number;
+  /** Why the file was refused after it was chosen (by the upload or by the processing). */
+  refusal: RefusalReason | null;
+  /** The failing rules of the last Confirmar, null until one fails (the fields then show their §5 messages). */
+  errors: VideoFormErrors | null;
+  /** The values and thumbnail of the last valid Confirmar (being saved, or kept after a failure). */
+  values: VideoFormValues | null;
+  thumbnail: File | null;
+}
+
+/** 'busy': the video is being saved (fields, Confirmar and Cancelar disabled). */
+export type UploadWizardTag = 'busy';
