@@ -208,6 +208,7 @@ export const videoFormLabels = {
   isVisible: 'Visible para todos',
   thumbnail: 'Miniatura',
   thumbnailPlaceholder: 'Elegir una imagen',
+  thumbnailClear: 'Quitar la miniatura',
   thumbnailNotImage: 'La miniatura debe ser una imagen PNG, JPEG o WebP',
   noTags: 'No hay etiquetas',
 } as const;

@@ -101,9 +101,8 @@ export function VideoFormFields({ values, onChange, errors = {}, disabled = fals
       <Textarea
         id={`${id}-descripcion`}
         label={videoFormLabels.descripcion}
-        autosize
-        minRows={3}
-        maxRows={8}
+        rows={4}
+        resize="vertical"
         value={values.descripcion}
         error={videoFieldErrorMessage(errors.descripcion)}
         disabled={disabled}
@@ -129,6 +128,7 @@ export function VideoFormFields({ values, onChange, errors = {}, disabled = fals
           accept={THUMBNAIL_TYPES.join(',')}
           leftSection={<IconPhoto size={16} />}
           clearable
+          clearButtonProps={{ 'aria-label': videoFormLabels.thumbnailClear }}
           value={thumbnail.file}
           error={thumbnailRefused ? videoFormLabels.thumbnailNotImage : undefined}
           disabled={disabled}

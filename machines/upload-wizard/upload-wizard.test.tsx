@@ -1,0 +1,556 @@
+/**
+ * Model-based test of the upload wizard (SPEC.md §4 upload flow) on the 'Subir video' dialog the app
+ * shows: the real machine with the app's toasts, its five actors doubled (the network boundary), its
+ * poll delay on a simulated clock. Every state and transition of the machine is walked; after each
+ * step the dialog is checked as a user sees it, and the doubles as the network sees them.
+ */
+import { useState } from 'react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { SnapshotFrom } from 'xstate';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ToastViewport } from '../../src/components/toast-viewport.tsx';
+import { createUploadWizardLogic } from '../../src/features/videos/upload/upload.actors.ts';
+import { UploadVideoDialog } from '../../src/features/videos/upload/upload-video-dialog.tsx';
+import { createQueryClient } from '../../src/lib/query-client.ts';
+import { createToastStore } from '../../src/lib/toasts.ts';
+import { http, server } from '../../tests/utils/msw.ts';
+import { renderWithTheme } from '../../tests/utils/render.tsx';
+import {
+  coveringPaths,
+  createActorDoubles,
+  createMachineModel,
+  createTestClock,
+  itCoversTheMachine,
+  runPath,
+  type ActorDoubles,
+  type AfterEvent,
+  type DoneEvent,
+  type ErrorEvent,
+  type Executors,
+  type StateChecks,
+  type TestClock,
+} from '../../tests/utils/machine-model.ts';
+import { toastMachine } from '../toast/toast.machine.ts';
+import type { VideoFormValues } from '../video-form/video-form.rules.ts';
+import { percentOf, POLL_INTERVAL_MS, uploadWizardMachine } from './upload-wizard.machine.ts';
+import type {
+  CreateVideoInput,
+  SendFileInput,
+  UploadSession,
+  UploadSessionRequest,
+  UploadStatus,
+  UploadThumbnailInput,
+  UploadWizardEvent,
+  Video,
+} from './upload-wizard.types.ts';
+
+// ---- data -------------------------------------------------------------------------------------------
+
+/** A File whose JSON (the model's key of events and states) is its name, type and size. */
+function namedFile(name: string, type: string, size: number): File {
+  const file = new File([new Uint8Array(size)], name, { type });
+  return Object.assign(file, { toJSON: () => ({ name, type, size }) });
+}
+
+const VIDEO_FILE = namedFile('reunion-anual.mp4', 'video/mp4', 2000);
+const TEXT_FILE = namedFile('notas.txt', 'text/plain', 12);
+const PICTURE = namedFile('portada.png', 'image/png', 64);
+const TAGS = [
+  { id: 1, nombre: 'Formación' },
+  { id: 2, nombre: 'Reuniones' },
+];
+const SESSION: UploadSession = {
+  assetId: 'asset-upload-0001',
+  video: { uploadUrl: '/api/uploads/asset-upload-0001/video?expires=1&signature=v' },
+  thumbnail: { uploadUrl: '/api/uploads/asset-upload-0001/thumbnail?expires=1&signature=t' },
+};
+const status = (estado: UploadStatus['estado']): UploadStatus => ({
+  assetId: SESSION.assetId,
+  thumbnail: SESSION.thumbnail,
+  estado,
+  recibido: VIDEO_FILE.size,
+  duracion: estado === 'ready' ? 6 : null,
+  error: estado === 'failed' ? 'no video stream' : null,
+});
+const VALID: VideoFormValues = {
+  titulo: 'Reunión anual',
+  descripcionCorta: 'Resumen de la reunión anual',
+  descripcion: '',
+  tags: [2],
+  isVisible: false,
+};
+/** Each field fails a rule: the title is missing, the short description too short, the long one too. */
+const INVALID: VideoFormValues = { titulo: '', descripcionCorta: 'ab', descripcion: 'x', tags: [], isVisible: true };
+const CREATED: Video = {
+  id: 41,
+  idExterno: SESSION.assetId,
+  titulo: VALID.titulo,
+  descripcion: null,
+  descripcionCorta: VALID.descripcionCorta,
+  duracion: 6,
+  puntuacionMedia: 0,
+  puntuacion: null,
+  favorito: false,
+  visto: false,
+  fechaAlta: '2026-11-22T18:00:00.000Z',
+  urlThumbnail: null,
+  urlPreview: null,
+  urlVideo: '/api/media/asset-upload-0001/video.mp4?expires=1&signature=s',
+  etiquetas: [TAGS[1]!],
+  isVisible: false,
+  organizacionId: null,
+  nombreUsuarioAlta: 'root',
+  posicion: null,
+};
+const SERVER_ERROR = { status: 503, type: 'service-unavailable' };
+
+// ---- the model ---------------------------------------------------------------------------------------
+
+type Snapshot = SnapshotFrom<typeof uploadWizardMachine>;
+type ModelEvent =
+  | UploadWizardEvent
+  | DoneEvent<'requestUploadSession', UploadSession>
+  | ErrorEvent<'requestUploadSession'>
+  | DoneEvent<'pollUpload', UploadStatus>
+  | ErrorEvent<'pollUpload'>
+  | AfterEvent<'pollInterval'>
+  | DoneEvent<'uploadThumbnail', undefined>
+  | ErrorEvent<'uploadThumbnail'>
+  | DoneEvent<'createVideo', Video>
+  | ErrorEvent<'createVideo'>;
+
+const events: ModelEvent[] = [
+  { type: 'upload.choose', file: TEXT_FILE },
+  { type: 'upload.choose', file: VIDEO_FILE },
+  { type: 'xstate.done.actor.requestUploadSession', output: SESSION },
+  { type: 'xstate.error.actor.requestUploadSession', error: SERVER_ERROR },
+  { type: 'xstate.error.actor.requestUploadSession', error: { status: 415, type: 'unsupported-media-type' } },
+  { type: 'upload.retry' },
+  { type: 'upload.restart' },
+  { type: 'upload.cancel' },
+  { type: 'upload.progress', loaded: 840, total: 2000, rate: 3.2 * 1024 * 1024 },
+  { type: 'upload.sent' },
+  { type: 'upload.failed' },
+  { type: 'upload.refused', reason: 'not-a-video' },
+  { type: 'upload.refused', reason: 'too-large' },
+  { type: 'xstate.done.actor.pollUpload', output: status('processing') },
+  { type: 'xstate.done.actor.pollUpload', output: status('ready') },
+  { type: 'xstate.done.actor.pollUpload', output: status('failed') },
+  { type: 'xstate.error.actor.pollUpload', error: SERVER_ERROR },
+  { type: 'xstate.after.pollInterval' },
+  { type: 'upload.confirm', values: INVALID, thumbnail: null },
+  { type: 'upload.confirm', values: VALID, thumbnail: null },
+  { type: 'upload.confirm', values: VALID, thumbnail: PICTURE },
+  { type: 'xstate.done.actor.uploadThumbnail', output: undefined },
+  { type: 'xstate.error.actor.uploadThumbnail', error: { status: 415, type: 'unsupported-media-type' } },
+  { type: 'xstate.done.actor.createVideo', output: CREATED },
+  { type: 'xstate.error.actor.createVideo', error: { status: 409, type: 'conflict' } },
+];
+
+/** The model state: where the wizard is and what it shows, not how far the bytes went (one self-loop). */
+const stateKey = ({ value, context }: Snapshot) => ({
+  value,
+  file: context.file?.name ?? null,
+  refusedFile: context.refusedFile,
+  refusal: context.refusal,
+  errors: context.errors !== null,
+});
+
+const model = createMachineModel(uploadWizardMachine, { events, stateKey });
+// Each refusal's message and each kind of transfer (first, resumed) is shown by some path.
+const paths = coveringPaths(model, (snapshot) =>
+  snapshot.matches({ open: 'refused' }) ? [`refused ${snapshot.context.refusal}`] : [],
+);
+
+// ---- the rendered dialog -------------------------------------------------------------------------------
+
+let user: UserEvent;
+let doubles: ActorDoubles;
+let time: TestClock;
+let closed: ReturnType<typeof vi.fn<() => void>>;
+/** The toasts the user must have seen so far. */
+let toastsSeen: string[];
+/** Which transfer the wizard must be running: the first one, or one resumed after an interruption. */
+let transfer: 'first' | 'resumed';
+/** The form as the user left it (the dialog keeps it across failures). */
+let form: { values: VideoFormValues; thumbnail: File | null };
+
+function Host({ logic }: { logic: typeof uploadWizardMachine }) {
+  const [open, setOpen] = useState(true);
+  return open ? (
+    <UploadVideoDialog
+      logic={logic}
+      clock={time.clock}
+      onClose={() => {
+        closed();
+        setOpen(false);
+      }}
+    />
+  ) : null;
+}
+
+beforeEach(() => {
+  user = userEvent.setup({ applyAccept: false });
+  doubles = createActorDoubles();
+  time = createTestClock();
+  closed = vi.fn();
+  toastsSeen = [];
+  transfer = 'first';
+  form = { values: { titulo: '', descripcionCorta: '', descripcion: '', tags: [], isVisible: true }, thumbnail: null };
+  server.use(http.get('/api/etiquetas', ({ response }) => response(200).json(TAGS)));
+  const queryClient = createQueryClient();
+  // Toasts stay long enough for any path to read them all.
+  const toasts = createToastStore(toastMachine.provide({ delays: { toastDuration: 10 * 60_000 } }));
+  const logic = createUploadWizardLogic({ queryClient, toasts }).provide({
+    actors: {
+      requestUploadSession: doubles.promise<UploadSession, UploadSessionRequest>('requestUploadSession'),
+      sendFile: doubles.callback<SendFileInput, UploadWizardEvent>('sendFile'),
+      pollUpload: doubles.promise<UploadStatus, { assetId: string }>('pollUpload'),
+      uploadThumbnail: doubles.promise<void, UploadThumbnailInput>('uploadThumbnail'),
+      createVideo: doubles.promise<Video, CreateVideoInput>('createVideo'),
+    },
+  });
+  renderWithTheme(
+    <QueryClientProvider client={queryClient}>
+      <Host logic={logic} />
+      <ToastViewport store={toasts} />
+    </QueryClientProvider>,
+  );
+});
+
+const dialog = () => screen.getByRole('dialog', { name: 'Subir video' });
+const inDialog = () => within(dialog());
+const button = (name: string) => inDialog().getByRole('button', { name });
+const field = (name: string) => inDialog().getByRole('textbox', { name });
+const progressBar = () => inDialog().getByRole('progressbar', { name: 'Progreso de la subida' });
+const thumbnailInput = () => dialog().querySelector<HTMLInputElement>('input[type="file"][accept*="image"]')!;
+const STEPS = ['Elegir archivo', 'Preparar subida', 'Subiendo', 'Subida completada'];
+
+/** The stepper shows step `step` (0–3) as the current one, the earlier ones as done. */
+function expectStep(step: number) {
+  for (const [index, label] of STEPS.entries()) {
+    const item = inDialog().getByText(label).closest('button')!;
+    if (index < step) expect(item, label).toHaveAttribute('data-completed');
+    else if (index === step) expect(item, label).toHaveAttribute('data-progress');
+    else expect(item, label).not.toHaveAttribute('data-progress');
+  }
+}
+
+function expectButtons({ confirm, cancel = true }: { confirm: boolean; cancel?: boolean }) {
+  if (confirm) expect(button('Confirmar')).toBeEnabled();
+  else expect(button('Confirmar')).toBeDisabled();
+  if (cancel) expect(button('Cancelar')).toBeEnabled();
+  else expect(button('Cancelar')).toBeDisabled();
+}
+
+function expectToasts() {
+  expect(screen.queryAllByRole('alert').filter((alert) => !dialog().contains(alert)).map((alert) => alert.textContent)).toEqual(
+    toastsSeen,
+  );
+}
+
+/** The progress bar, the percentage and (while sending) the rate. */
+function expectProgress(snapshot: Snapshot, { rate }: { rate: boolean }) {
+  const percent = percentOf(snapshot.context);
+  expect(progressBar()).toHaveAttribute('aria-valuenow', String(percent));
+  expect(inDialog().getByText(`${percent} %`)).toBeVisible();
+  if (rate && snapshot.context.rate > 0) expect(inDialog().getByText('3,2 MB/s')).toBeVisible();
+  else expect(inDialog().queryByText(/\/s$/)).not.toBeInTheDocument();
+}
+
+/** Nothing runs: every request answered or aborted, no transfer. */
+function expectNothingRunning(except: string[] = []) {
+  for (const name of ['requestUploadSession', 'pollUpload', 'uploadThumbnail', 'createVideo', 'sendFile']) {
+    if (!except.includes(name)) expect(doubles.pendingCount(name), name).toBe(0);
+  }
+}
+
+/** The §5 messages under the fields: those of the values last confirmed, when that Confirmar failed. */
+function expectFieldMessages(snapshot: Snapshot) {
+  const messages = [
+    '* Este campo es obligatorio',
+    '* Este campo no puede contener menos de 3 carácteres',
+    '* Si este campo es informado, no puede contener menos de 3 carácteres',
+  ];
+  if (snapshot.context.errors) {
+    expect(field('Título')).toHaveAccessibleDescription(messages[0]);
+    expect(field('Descripción corta')).toHaveAccessibleDescription(messages[1]);
+    expect(field('Descripción')).toHaveAccessibleDescription(messages[2]);
+  } else {
+    for (const message of messages) expect(inDialog().queryByText(message)).not.toBeInTheDocument();
+  }
+}
+
+/** The dropzone's file input (it takes drag and drop, and a click opens the picker). */
+const dropzoneInput = () => inDialog().getByLabelText('Arrastre un video aquí o haga clic para elegirlo');
+
+async function setText(name: string, value: string) {
+  const input = field(name);
+  await user.clear(input);
+  if (value) {
+    await user.click(input);
+    await user.paste(value);
+  }
+}
+
+/** Fills the form as the event says, changing only what differs from what the user left. */
+async function fillForm(values: VideoFormValues, thumbnail: File | null) {
+  if (form.values.titulo !== values.titulo) await setText('Título', values.titulo);
+  if (form.values.descripcionCorta !== values.descripcionCorta) await setText('Descripción corta', values.descripcionCorta);
+  if (form.values.descripcion !== values.descripcion) await setText('Descripción', values.descripcion);
+  if (form.values.tags.join() !== values.tags.join()) {
+    const tags = inDialog().getByRole('combobox', { name: 'Etiquetas' });
+    for (let index = 0; index < form.values.tags.length; index += 1) {
+      await user.click(tags);
+      await user.keyboard('{Backspace}');
+    }
+    for (const id of values.tags) {
+      await user.click(tags);
+      await user.click(await screen.findByRole('option', { name: TAGS.find((tag) => tag.id === id)!.nombre }));
+    }
+  }
+  if (form.values.isVisible !== values.isVisible) await user.click(inDialog().getByRole('switch', { name: 'Visible para todos' }));
+  if (form.thumbnail !== thumbnail) {
+    if (thumbnail) await user.upload(thumbnailInput(), thumbnail);
+    else await user.click(button('Quitar la miniatura'));
+  }
+  form = { values, thumbnail };
+}
+
+const executors = {
+  'upload.choose': async ({ event }) => user.upload(dropzoneInput(), event.file),
+  'xstate.done.actor.requestUploadSession': async ({ event }) => {
+    transfer = 'first';
+    await doubles.resolve('requestUploadSession', event.output);
+  },
+  'xstate.error.actor.requestUploadSession': async ({ event }) => doubles.reject('requestUploadSession', event.error),
+  'upload.retry': async ({ state }) => {
+    if (state.matches({ open: 'uploading' })) transfer = 'resumed';
+    await user.click(button('Reintentar'));
+  },
+  'upload.restart': async () => user.click(button('Elegir otro archivo')),
+  'upload.cancel': async () => user.click(button('Cancelar')),
+  // What the transfer reports: the test speaks for the live sendFile.
+  'upload.progress': async ({ event }) => doubles.send('sendFile', event),
+  'upload.sent': async ({ event }) => doubles.send('sendFile', event),
+  'upload.failed': async ({ event }) => doubles.send('sendFile', event),
+  'upload.refused': async ({ event }) => doubles.send('sendFile', event),
+  'xstate.done.actor.pollUpload': async ({ event }) => doubles.resolve('pollUpload', event.output),
+  'xstate.error.actor.pollUpload': async ({ event }) => doubles.reject('pollUpload', event.error),
+  'xstate.after.pollInterval': async () => {
+    await time.advance(POLL_INTERVAL_MS - 1);
+    expect(doubles.pendingCount('pollUpload')).toBe(0);
+    await time.advance(1);
+  },
+  'upload.confirm': async ({ event }) => {
+    await fillForm(event.values, event.thumbnail);
+    await user.click(button('Confirmar'));
+  },
+  'xstate.done.actor.uploadThumbnail': async () => doubles.resolve('uploadThumbnail'),
+  'xstate.error.actor.uploadThumbnail': async ({ event }) => {
+    toastsSeen.push('No se ha podido guardar el video');
+    await doubles.reject('uploadThumbnail', event.error);
+  },
+  'xstate.done.actor.createVideo': async ({ event }) => {
+    toastsSeen.push('El video se ha creado correctamente');
+    await doubles.resolve('createVideo', event.output);
+  },
+  'xstate.error.actor.createVideo': async ({ event }) => {
+    toastsSeen.push('No se ha podido guardar el video');
+    await doubles.reject('createVideo', event.error);
+  },
+} satisfies Executors<Snapshot, ModelEvent>;
+
+const states = {
+  '#uploadWizard.open.choosing': (snapshot) => {
+    expectStep(0);
+    expectButtons({ confirm: false });
+    expect(dropzoneInput()).toBeInTheDocument();
+    expect(inDialog().getByText('Arrastre un video aquí o haga clic para elegirlo')).toBeVisible();
+    const refused = snapshot.context.refusedFile;
+    if (refused) expect(inDialog().getByRole('alert')).toHaveTextContent(`El archivo «${refused}» no es un video`);
+    else expect(inDialog().queryByRole('alert')).not.toBeInTheDocument();
+    expect(inDialog().queryByRole('progressbar')).not.toBeInTheDocument();
+    expectNothingRunning();
+    expectToasts();
+  },
+  '#uploadWizard.open.requestingSession': () => {
+    expectStep(1);
+    expectButtons({ confirm: false });
+    expect(inDialog().getByText('Preparando la subida…')).toBeVisible();
+    expect(inDialog().getByText(VIDEO_FILE.name, { exact: false })).toBeVisible();
+    expect(doubles.pendingCount('requestUploadSession')).toBe(1);
+    expect(doubles.inputs('requestUploadSession').at(-1)).toEqual({ video: { contentType: 'video/mp4', size: VIDEO_FILE.size } });
+    expectNothingRunning(['requestUploadSession']);
+  },
+  '#uploadWizard.open.sessionFailed': () => {
+    expectStep(1);
+    expectButtons({ confirm: false });
+    expect(inDialog().getByRole('alert')).toHaveTextContent('No se ha podido preparar la subida');
+    expect(button('Reintentar')).toBeEnabled();
+    expectNothingRunning();
+  },
+  '#uploadWizard.open.uploading': (snapshot) => {
+    expectStep(2);
+    expectButtons({ confirm: false });
+    expectProgress(snapshot, { rate: true });
+    // One transfer runs, to the session's signed location: the whole file, or the rest after an interruption.
+    expect(doubles.pendingCount('sendFile')).toBe(1);
+    const live = doubles.calls<SendFileInput>('sendFile').filter((call) => !call.stopped);
+    expect(live.map((call) => call.input)).toEqual([
+      { assetId: SESSION.assetId, uploadUrl: SESSION.video.uploadUrl, file: VIDEO_FILE, resume: transfer === 'resumed' },
+    ]);
+    expectNothingRunning(['sendFile']);
+  },
+  '#uploadWizard.open.interrupted': (snapshot) => {
+    expectStep(2);
+    expectButtons({ confirm: false });
+    // The bar stays where the transfer stopped.
+    expectProgress(snapshot, { rate: false });
+    expect(inDialog().getByRole('alert')).toHaveTextContent('La subida se ha interrumpido');
+    expect(button('Reintentar')).toBeEnabled();
+    expectNothingRunning();
+  },
+  '#uploadWizard.open.processing.checking': (snapshot) => {
+    expectStep(2);
+    expectButtons({ confirm: false });
+    expectProgress(snapshot, { rate: false });
+    expect(progressBar()).toHaveAttribute('aria-valuenow', '100');
+    expect(inDialog().getByText('Procesando el video…')).toBeVisible();
+    expect(doubles.pendingCount('pollUpload')).toBe(1);
+    expect(doubles.inputs('pollUpload').at(-1)).toEqual({ assetId: SESSION.assetId });
+    expectNothingRunning(['pollUpload']);
+  },
+  '#uploadWizard.open.processing.waiting': () => {
+    expectStep(2);
+    expectButtons({ confirm: false });
+    expect(inDialog().getByText('Procesando el video…')).toBeVisible();
+    expectNothingRunning();
+  },
+  '#uploadWizard.open.refused': (snapshot) => {
+    expectStep(0);
+    expectButtons({ confirm: false });
+    expect(inDialog().getByRole('alert')).toHaveTextContent(
+      snapshot.context.refusal === 'too-large' ? 'El archivo supera el tamaño máximo permitido' : 'El archivo no es un video válido',
+    );
+    expect(button('Elegir otro archivo')).toBeEnabled();
+    expectNothingRunning();
+  },
+  '#uploadWizard.open.uploaded': (snapshot) => {
+    expectStep(3);
+    expectButtons({ confirm: true });
+    expect(progressBar()).toHaveAttribute('aria-valuenow', '100');
+    expect(inDialog().getByText('100 %')).toBeVisible();
+    expectFieldMessages(snapshot);
+    // The values are kept after a failed save, and can still be changed.
+    expect(field('Título')).toHaveValue(form.values.titulo);
+    expect(field('Título')).toBeEnabled();
+    expectNothingRunning();
+    expectToasts();
+  },
+  '#uploadWizard.saving.thumbnail': () => {
+    expectStep(3);
+    expectButtons({ confirm: false, cancel: false });
+    expect(field('Título')).toBeDisabled();
+    expect(doubles.calls<UploadThumbnailInput>('uploadThumbnail').at(-1)?.input).toEqual({
+      assetId: SESSION.assetId,
+      uploadUrl: SESSION.thumbnail.uploadUrl,
+      file: PICTURE,
+    });
+    expectNothingRunning(['uploadThumbnail']);
+  },
+  '#uploadWizard.saving.creating': () => {
+    expectStep(3);
+    expectButtons({ confirm: false, cancel: false });
+    expect(field('Título')).toBeDisabled();
+    expect(doubles.calls<CreateVideoInput>('createVideo').at(-1)?.input).toEqual({ assetId: SESSION.assetId, values: VALID });
+    expectNothingRunning(['createVideo']);
+  },
+  '#uploadWizard.created': () => {
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(closed).toHaveBeenCalledOnce();
+    expectNothingRunning();
+    expect(screen.getByRole('alert')).toHaveTextContent('El video se ha creado correctamente');
+  },
+  '#uploadWizard.cancelled': () => {
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(closed).toHaveBeenCalledOnce();
+    // Whatever ran was stopped: a request's signal aborted, the transfer's clean-up run (the XHR aborted).
+    expectNothingRunning();
+    for (const name of ['requestUploadSession', 'pollUpload']) {
+      for (const call of doubles.calls(name)) expect(call.settled).toBe(true);
+    }
+    expect(doubles.calls('sendFile').every((call) => call.stopped)).toBe(true);
+  },
+} satisfies StateChecks<Snapshot>;
+
+// ---- the tests ---------------------------------------------------------------------------------------------
+
+describe('upload wizard model (the Subir video dialog)', () => {
+  for (const { name, path } of paths) {
+    it(name, async () => {
+      await act(async () => {});
+      await runPath(path, states, executors);
+    });
+  }
+});
+
+describe('upload wizard model coverage', () => {
+  itCoversTheMachine(uploadWizardMachine, paths, { events, states, executors });
+
+  it('shows each refusal', () => {
+    const covered = new Set(paths.flatMap((path) => path.features));
+    expect(covered).toContain('refused not-a-video');
+    expect(covered).toContain('refused too-large');
+    expect(covered).toContain('refused invalid-media');
+  });
+});
+
+describe('upload wizard: what the model leaves out', () => {
+  it('Cancelar during the transfer stops it and closes; a late report reaches nobody', async () => {
+    await user.upload(dropzoneInput(), VIDEO_FILE);
+    await doubles.resolve('requestUploadSession', SESSION);
+    await doubles.send('sendFile', { type: 'upload.progress', loaded: 500, total: 2000, rate: 0 });
+    expect(progressBar()).toHaveAttribute('aria-valuenow', '25');
+    const [running] = doubles.calls('sendFile');
+    await user.click(button('Cancelar'));
+    expect(running?.stopped).toBe(true);
+    expect(closed).toHaveBeenCalledOnce();
+    running!.send({ type: 'upload.sent' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('closing the dialog (its close button) cancels like Cancelar', async () => {
+    await user.upload(dropzoneInput(), VIDEO_FILE);
+    const [request] = doubles.calls('requestUploadSession');
+    const close = dialog().querySelector<HTMLButtonElement>('.mantine-Modal-close')!;
+    await user.click(close);
+    expect(request?.signal?.aborted).toBe(true);
+    expect(closed).toHaveBeenCalledOnce();
+  });
+
+  it('a dropped file goes through the same check: a picture is refused, a video starts the upload', async () => {
+    const zone = inDialog().getByText('Arrastre un video aquí o haga clic para elegirlo').closest('.mantine-Dropzone-root')!;
+    const drop = async (file: File) =>
+      act(async () => {
+        fireEvent.drop(zone, { dataTransfer: { files: [file], items: [{ kind: 'file', type: file.type, getAsFile: () => file }], types: ['Files'] } });
+      });
+    await drop(PICTURE);
+    expect(await inDialog().findByRole('alert')).toHaveTextContent('El archivo «portada.png» no es un video');
+    await drop(VIDEO_FILE);
+    expect(await inDialog().findByText('Preparando la subida…')).toBeVisible();
+  });
+
+  it('the form can be filled while the file uploads; Confirmar waits for the upload', async () => {
+    await user.upload(dropzoneInput(), VIDEO_FILE);
+    await doubles.resolve('requestUploadSession', SESSION);
+    await fillForm(VALID, null);
+    expect(button('Confirmar')).toBeDisabled();
+    await doubles.send('sendFile', { type: 'upload.sent' });
+    await doubles.resolve('pollUpload', status('ready'));
+    await user.click(button('Confirmar'));
+    expect(doubles.inputs('createVideo')).toEqual([{ assetId: SESSION.assetId, values: VALID }]);
+  });
+});
