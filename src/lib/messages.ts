@@ -237,3 +237,13 @@ export const uploadMessages = {
   confirm: 'Confirmar',
   cancel: 'Cancelar',
 } as const;
+
+/** The edit and delete dialogs of a video (SPEC.md §4 "Edit", "Delete"; issue 8's shared design). */
+export const videoDialogMessages = {
+  editTitle: 'Editar video',
+  save: 'Guardar',
+  deleteTitle: 'Eliminar video',
+  deleteQuestion: (titulo: string) => `¿Seguro que desea eliminar el video «${titulo}»?`,
+  delete: 'Eliminar',
+  cancel: authMessages.cancel,
+} as const;

@@ -7,6 +7,7 @@ import type { FilterSearch, WriteAddressParams } from '../../../machines/video-f
 import { appLabels } from '../../components/app-labels.ts';
 import type { ToastStore } from '../../lib/toasts.ts';
 import { LibraryCard } from './library-card.tsx';
+import { useVideoManagement } from './manage/video-management.tsx';
 import { placeholderVideos } from './placeholder-videos.ts';
 import { useVideoFilters } from './use-video-filters.ts';
 import { createVideoOpinionLogic } from './video.actors.ts';
@@ -42,6 +43,9 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
   const tags = useQuery(tagsQuery());
   const list = useInfiniteQuery({ ...videoListQuery(apiQuery), enabled: ready });
   const [opinionLogic] = useState(() => createVideoOpinionLogic(queryClient, toasts));
+  // SPEC.md §6: only administrators edit and delete (the cards of others show no such buttons).
+  const management = useVideoManagement(queryClient, toasts);
+  const cardActions = isAdmin ? management.cardActions : {};
 
   const videos = useMemo(() => list.data?.pages.flatMap((page) => page.videos) ?? [], [list.data]);
   const showPlaceholders = !list.data || list.isError || tags.isPending || tags.isError;
@@ -72,10 +76,11 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
             hasMore={hasNextPage}
             loadingMore={isFetchingNextPage}
             onEndReached={onEndReached}
-            renderItem={(video) => <LibraryCard video={video} isAdmin={isAdmin} opinionLogic={opinionLogic} />}
+            renderItem={(video) => <LibraryCard video={video} isAdmin={isAdmin} opinionLogic={opinionLogic} {...cardActions} />}
           />
         )}
       </Stack>
+      {isAdmin && management.dialogs}
     </Container>
   );
 }
