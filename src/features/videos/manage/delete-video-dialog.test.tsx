@@ -23,7 +23,7 @@ import {
 import type { DialogEvent } from '../../../../machines/dialog/dialog.types.ts';
 import type { Video } from '../videos.queries.ts';
 import { deleteVideoDialog } from './manage.actors.ts';
-import { OTHER_VIDEO, serveLibrary, stubDocumentFonts, VIDEO, type FakeLibrary } from './manage.test-support.ts';
+import { OTHER_VIDEO, serveLibrary, VIDEO, type FakeLibrary } from './manage.test-support.ts';
 
 type Snapshot = SnapshotFrom<typeof deleteVideoDialog>;
 type ModelEvent = DialogEvent<Video, undefined> | DoneEvent<'work', undefined> | ErrorEvent<'work'>;
@@ -61,7 +61,6 @@ async function openLibrary(role: 'admin' | 'user' = 'admin') {
 }
 
 beforeEach(() => {
-  stubDocumentFonts();
   user = userEvent.setup();
 });
 

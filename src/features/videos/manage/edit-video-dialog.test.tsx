@@ -28,7 +28,6 @@ import { editVideoDialog, editVideoGuards, type EditVideoPayload } from './manag
 import {
   OTHER_VIDEO,
   serveLibrary,
-  stubDocumentFonts,
   TAGS,
   THUMBNAIL_LOCATION,
   VIDEO,
@@ -117,7 +116,6 @@ async function openLibrary() {
 }
 
 beforeEach(() => {
-  stubDocumentFonts();
   user = userEvent.setup();
 });
 

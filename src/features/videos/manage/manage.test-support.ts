@@ -13,18 +13,6 @@ type Video = components['schemas']['Video'];
 type Etiqueta = components['schemas']['Etiqueta'];
 type PatchOperation = components['schemas']['VideoPatchOperation'];
 
-/**
- * jsdom has no `document.fonts`, which Mantine's autosizing Textarea (Descripción) listens to: a
- * stand-in that never reports fonts loading (call it before rendering the form).
- */
-export function stubDocumentFonts(): void {
-  if ('fonts' in document && document.fonts) return;
-  Object.defineProperty(document, 'fonts', {
-    configurable: true,
-    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
-  });
-}
-
 export const TAGS: Etiqueta[] = [
   { id: 3, nombre: 'Formación' },
   { id: 5, nombre: 'Ventas' },
