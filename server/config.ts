@@ -18,6 +18,12 @@ export interface Config {
   sessionTtlSeconds: number;
   invitationTtlDays: number;
   bodyLimitBytes: number;
+  /** the largest video a signed upload location takes (bytes) */
+  maxUploadBytes: number;
+  /** how long signed upload locations work (seconds) */
+  uploadUrlTtlSeconds: number;
+  /** videos processed at once (ffprobe, thumbnail, preview) */
+  processingConcurrency: number;
   trustProxy: boolean;
   sso: {
     hs256Secret: string | undefined;
@@ -66,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', env.SESSION_TTL_SECONDS, 12 * 3600, 60, 7 * 24 * 3600),
     invitationTtlDays: int('INVITATION_TTL_DAYS', env.INVITATION_TTL_DAYS, 7, 1, 365),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024, 1024, 64 * 1024 * 1024),
+    maxUploadBytes: int('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 10 * 1024 ** 3, 1024, 1024 ** 4),
+    uploadUrlTtlSeconds: int('UPLOAD_URL_TTL_SECONDS', env.UPLOAD_URL_TTL_SECONDS, 3600, 60, 24 * 3600),
+    processingConcurrency: int('PROCESSING_CONCURRENCY', env.PROCESSING_CONCURRENCY, 1, 1, 4),
     trustProxy: bool(env.TRUST_PROXY),
     sso: {
       hs256Secret: optional(env.SSO_HS256_SECRET),

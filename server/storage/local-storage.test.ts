@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalStorage } from './local-storage.ts';
-import { StorageLimitError } from './storage.ts';
+import { PartialOffsetError, StorageLimitError } from './storage.ts';
 
 const ASSET = 'asset_0001';
 let root: string;
@@ -122,6 +122,45 @@ describe('local storage', () => {
     expect((await storage.listTemporary()).map((f) => f.name)).toEqual(['young.tmp']);
   });
 
+  it('resumable writes: parts append to an invisible partial file, which becomes the file when committed', async () => {
+    expect(await storage.partialSize(ASSET, 'video.mp4')).toBeUndefined();
+    expect(await storage.appendPartial(ASSET, 'video.mp4', from('01234'), { offset: 0 })).toBe(5);
+    expect(await storage.stat(ASSET, 'video.mp4')).toBeUndefined();
+    expect(await storage.list(ASSET)).toEqual([]);
+    expect((await storage.listTemporary()).map((f) => f.size)).toEqual([5]);
+    await expect(storage.appendPartial(ASSET, 'video.mp4', from('xx'), { offset: 3 })).rejects.toEqual(new PartialOffsetError(5));
+    expect(await storage.appendPartial(ASSET, 'video.mp4', from('56789'), { offset: 5 })).toBe(10);
+    expect((await storage.commitPartial(ASSET, 'video.mp4')).size).toBe(10);
+    const opened = (await storage.open(ASSET, 'video.mp4'))!;
+    expect(await text(opened.createReadStream())).toBe('0123456789');
+    expect(await storage.partialSize(ASSET, 'video.mp4')).toBeUndefined();
+    expect(await storage.listTemporary()).toEqual([]);
+  });
+
+  it('a part that breaks off keeps the bytes that arrived; one over maxBytes adds nothing past the limit', async () => {
+    const source = new PassThrough();
+    const appending = storage.appendPartial(ASSET, 'video.mp4', source, { offset: 0 });
+    source.write(Buffer.alloc(1000, 1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    source.destroy(new Error('client went away'));
+    await expect(appending).rejects.toThrow('client went away');
+    expect(await storage.partialSize(ASSET, 'video.mp4')).toBe(1000);
+    await expect(storage.appendPartial(ASSET, 'video.mp4', from('0123456789'), { offset: 1000, maxBytes: 1005 })).rejects.toBeInstanceOf(StorageLimitError);
+    expect(await storage.partialSize(ASSET, 'video.mp4')).toBe(1000);
+    await storage.discardPartial(ASSET, 'video.mp4');
+    expect(await storage.partialSize(ASSET, 'video.mp4')).toBeUndefined();
+    expect(await storage.listTemporary()).toEqual([]);
+  });
+
+  it('removes one file of an asset, and gives the local path of a file', async () => {
+    await storage.write(ASSET, 'video.mp4', from('v'));
+    await storage.write(ASSET, 'thumbnail.jpg', from('t'));
+    expect(storage.localPath(ASSET, 'video.mp4')).toBe(path.join(root, 'media', ASSET, 'video.mp4'));
+    await storage.remove(ASSET, 'thumbnail.jpg');
+    await storage.remove(ASSET, 'thumbnail.jpg');
+    expect(await storage.list(ASSET)).toEqual(['video.mp4']);
+  });
+
   it('refuses addresses outside the contract shapes: no path traversal', async () => {
     for (const [asset, file] of [
       ['../../etc', 'passwd'],
@@ -136,6 +175,7 @@ describe('local storage', () => {
       await expect(storage.stat(asset, file), `${asset}/${file}`).rejects.toThrow(/invalid/);
       await expect(storage.open(asset, file)).rejects.toThrow(/invalid/);
       await expect(storage.write(asset, file, from('x'))).rejects.toThrow(/invalid/);
+      await expect(storage.appendPartial(asset, file, from('x'), { offset: 0 })).rejects.toThrow(/invalid/);
     }
     await expect(storage.deleteAsset('../media')).rejects.toThrow(/invalid/);
     expect(fs.existsSync(path.join(root, 'passwd'))).toBe(false);

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Storage } from '../storage/storage.ts';
+import { makePreview, makeThumbnail, NotMediaError, probe } from './ffmpeg.ts';
+import { withLocalFile } from './thumbnails.ts';
+
+/**
+ * Processing of an uploaded video, off the request that brought it: probe (duration, a playable
+ * video stream), a thumbnail when the asset has none, the animated preview. The programs run as
+ * child processes (ffmpeg.ts, at a lower priority and at most two at a time), so the event loop
+ * and the requests never wait for them; the queue bounds how many videos are processed at once.
+ */
+
+export interface ProcessedVideo {
+  durationSeconds: number;
+  hasThumbnail: boolean;
+  hasPreview: boolean;
+}
+
+/** The file is not a playable video: the upload fails with this message. */
+export class InvalidMediaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidMediaError';
+  }
+}
+
+/**
+ * Processes the asset's `video.mp4`. InvalidMediaError when it is not a playable video; a thumbnail
+ * or preview ffmpeg cannot make is logged and left out (the video still plays).
+ */
+export async function processVideo(storage: Storage, assetId: string, log?: FastifyBaseLogger): Promise<ProcessedVideo> {
+  return withLocalFile(storage, assetId, 'video.mp4', async (video) => {
+    let info;
+    try {
+      info = await probe(video);
+    } catch (error) {
+      if (error instanceof NotMediaError) throw new InvalidMediaError(`not a video file (${error.message.replace(/^not a media file: /, '')})`);
+      throw error;
+    }
+    if (!info.hasVideo) throw new InvalidMediaError('the file has no playable video stream');
+    const durationSeconds = info.durationSeconds;
+    const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-processing-'));
+    try {
+      const made = async (file: 'thumbnail.jpg' | 'preview.mp4', make: (out: string) => Promise<void>): Promise<boolean> => {
+        const out = path.join(work, file);
+        try {
+          await make(out);
+          await storage.write(assetId, file, fs.createReadStream(out));
+          return true;
+        } catch (error) {
+          log?.warn({ err: error, assetId }, `processing: could not make ${file}`);
+          return false;
+        }
+      };
+      const hasThumbnail =
+        (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined || (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds })));
+      const hasPreview = await made('preview.mp4', (out) => makePreview(video, out, { durationSeconds }));
+      return { durationSeconds, hasThumbnail, hasPreview };
+    } finally {
+      await fs.promises.rm(work, { recursive: true, force: true });
+    }
+  });
+}
+
+export interface ProcessingQueue {
+  /** Queues the asset (once: an asset queued or running is not queued again). */
+  enqueue(assetId: string): void;
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void>;
+  /** Takes no more jobs and waits (at most `waitMs`) for the running ones. */
+  stop(waitMs?: number): Promise<void>;
+}
+
+/** Runs `job` for queued assets, at most `concurrency` at once, first queued first. A job's failure is logged. */
+export function createProcessingQueue(options: { concurrency: number; job: (assetId: string) => Promise<void>; log: FastifyBaseLogger }): ProcessingQueue {
+  const queued: string[] = [];
+  const running = new Map<string, Promise<void>>();
+  let stopped = false;
+  let idleWaiters: (() => void)[] = [];
+
+  const next = (): void => {
+    while (!stopped && running.size < options.concurrency && queued.length > 0) {
+      const assetId = queued.shift()!;
+      const done = options
+        .job(assetId)
+        .catch((error: unknown) => options.log.error({ err: error, assetId }, 'processing: job failed'))
+        .finally(() => {
+          running.delete(assetId);
+          next();
+        });
+      running.set(assetId, done);
+    }
+    if (running.size === 0 && (queued.length === 0 || stopped)) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  };
+
+  return {
+    enqueue(assetId) {
+      if (stopped || running.has(assetId) || queued.includes(assetId)) return;
+      queued.push(assetId);
+      next();
+    },
+    idle() {
+      if (running.size === 0 && queued.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async stop(waitMs = 10_000) {
+      stopped = true;
+      queued.length = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+        timer.unref();
+      });
+      await Promise.race([Promise.all(running.values()), timeout]);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,325 @@
+import crypto from 'node:crypto';
+import { finished, PassThrough, Readable, type Transform } from 'node:stream';
+import type { components } from '../../../contract/openapi.gen.ts';
+import type { AppContext } from '../../context.ts';
+import { now } from '../../db/database.ts';
+import { createProcessingQueue, InvalidMediaError, processVideo, type ProcessingQueue } from '../../media/processing.ts';
+import { signedLocation } from '../../media/signed-urls.ts';
+import { PENDING_THUMBNAIL } from '../../media/thumbnails.ts';
+import type { BodyOf } from '../../openapi/handlers.ts';
+import { HttpProblem } from '../../plugins/problems.ts';
+import { PartialOffsetError, StorageLimitError, type Storage } from '../../storage/storage.ts';
+import { acceptsType, ACCEPTED_TYPES, sniffingStream, UnrecognisedContentError, type UploadKind } from './content-sniffing.ts';
+import {
+  countProcessingAttempt,
+  deleteUpload,
+  findUpload,
+  findVideoOfAsset,
+  insertUpload,
+  listAbandoned,
+  listProcessing,
+  markThumbnailPending,
+  MAX_PROCESSING_ATTEMPTS,
+  updateUpload,
+  type UploadRow,
+} from './uploads.repository.ts';
+
+type UploadSession = components['schemas']['UploadSession'];
+type UploadState = components['schemas']['UploadThumbnailSession'];
+
+/** The largest thumbnail image a location takes. */
+export const MAX_THUMBNAIL_BYTES = 20 * 1024 * 1024;
+/** An upload no video was made from is removed this long after its locations expired; partial files this long after their last byte. */
+export const ABANDONED_AFTER_MS = 24 * 3600 * 1000;
+/** How often abandoned uploads are looked for (also once at start). */
+export const SWEEP_EVERY_MS = 3600 * 1000;
+/** The stored name of an uploaded video (the media location serves it). */
+const VIDEO_FILE = 'video.mp4';
+
+/** The part of the video a request carries (`bytes first-last/total`), or a question about the offset (`bytes *\/total`). */
+export type ContentRange = { kind: 'part'; first: number; last: number; total: number } | { kind: 'query'; total: number };
+
+export interface IncomingFile {
+  assetId: string;
+  /** the request body as it arrives; undefined when none was sent */
+  body: Readable | undefined;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  range?: ContentRange | undefined;
+  /** ends this transfer: a newer request for the same file takes over */
+  cancel: () => void;
+}
+
+/** A video request's outcome: complete (204) or not yet (202); `offset` is the bytes received. */
+export interface Received {
+  complete: boolean;
+  offset: number;
+}
+
+const COMPLETE = new Set(['processing', 'ready', 'failed']);
+const isComplete = (row: UploadRow) => COMPLETE.has(row.video_state);
+
+/** The body broke off (the client went away, or a newer request for the file took over). */
+function brokeOff(error: unknown): boolean {
+  const e = error as NodeJS.ErrnoException | undefined;
+  return e?.message === 'aborted' || ['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'].includes(e?.code ?? '');
+}
+
+/**
+ * The body as a stream of its own (through `into`): a refusal by the checks or by storage ends this
+ * stream, not the request, so the problem can still be answered; the request breaking off ends it too.
+ */
+function detached(body: Readable, into: Transform = new PassThrough()): Readable {
+  // a refusal may come before storage reads the stream; storage finds it in the stream's errored state
+  into.on('error', () => {});
+  body.pipe(into);
+  finished(body, (error) => {
+    if (error) into.destroy(error);
+  });
+  return into;
+}
+
+const unsupported = (kind: UploadKind, detail?: string) =>
+  new HttpProblem(415, 'unsupported-media-type', detail ?? `this location takes ${ACCEPTED_TYPES[kind].join(', ')}`);
+
+/**
+ * Upload sessions: signed locations, the files arriving at them (a video resumably, in parts; the
+ * thumbnail whole), and the processing queue of complete videos. One instance per server.
+ */
+export function createUploadsService(ctx: AppContext, storage: Storage) {
+  const { db, config, log } = ctx;
+  const maxVideo = config.maxUploadBytes;
+  /** The transfer in progress of each asset's video (`<asset>`): a newer request ends it and waits for it. */
+  const transfers = new Map<string, { cancel: () => void; done: Promise<void> }>();
+  const queue: ProcessingQueue = createProcessingQueue({ concurrency: config.processingConcurrency, job: processUpload, log });
+
+  const location = (assetId: string, file: UploadKind, expires: number) => ({
+    uploadUrl: signedLocation(ctx.secrets.urlKey, 'PUT', `/api/uploads/${assetId}/${file}`, expires),
+  });
+  const expiry = () => Math.floor(Date.now() / 1000) + config.uploadUrlTtlSeconds;
+
+  function checkAnnounced(kind: UploadKind, info: { contentType: string; size: number } | undefined): void {
+    if (!info) return;
+    if (!acceptsType(kind, info.contentType)) throw unsupported(kind);
+    const max = kind === 'video' ? maxVideo : MAX_THUMBNAIL_BYTES;
+    if (info.size > max) throw new HttpProblem(413, 'payload-too-large', `the ${kind} may have at most ${max} bytes`);
+  }
+
+  async function createUpload(userId: number, body: BodyOf<'createUpload'>): Promise<UploadSession> {
+    checkAnnounced('video', body?.video);
+    checkAnnounced('thumbnail', body?.thumbnail);
+    const assetId = crypto.randomBytes(12).toString('hex');
+    const expires = expiry();
+    const at = now();
+    await insertUpload(db.kysely, {
+      asset_id: assetId,
+      created_by: userId,
+      created_at: at,
+      expires_at: new Date(expires * 1000).toISOString(),
+      video_content_type: body?.video?.contentType ?? null,
+      video_size: body?.video?.size ?? null,
+      updated_at: at,
+    });
+    return { assetId, video: location(assetId, 'video', expires), thumbnail: location(assetId, 'thumbnail', expires) };
+  }
+
+  /** Bytes of the video stored: the complete file's size, else the partial file's. */
+  async function received(row: UploadRow): Promise<number> {
+    if (isComplete(row)) return (await storage.stat(row.asset_id, VIDEO_FILE))?.size ?? Number(row.video_size ?? 0);
+    return (await storage.partialSize(row.asset_id, VIDEO_FILE)) ?? 0;
+  }
+
+  async function getUpload(assetId: string): Promise<UploadState> {
+    const expires = expiry();
+    const row = await findUpload(db.kysely, assetId);
+    if (!row) {
+      // an asset of a video that never had an upload session (the demo library)
+      const video = await findVideoOfAsset(db.kysely, assetId);
+      if (!video) throw new HttpProblem(404, 'resource-not-found', 'no such asset');
+      const size = (await storage.stat(assetId, VIDEO_FILE))?.size ?? 0;
+      return { assetId, thumbnail: location(assetId, 'thumbnail', expires), estado: 'ready', recibido: size, duracion: video.duracion === null ? null : Number(video.duracion), error: null };
+    }
+    // fresh locations keep the session from being swept as abandoned
+    const expiresAt = new Date(expires * 1000).toISOString();
+    if (row.expires_at < expiresAt) await updateUpload(db.kysely, assetId, { expires_at: expiresAt });
+    return {
+      assetId,
+      thumbnail: location(assetId, 'thumbnail', expires),
+      ...(isComplete(row) ? {} : { video: location(assetId, 'video', expires) }),
+      estado: row.video_state,
+      recibido: await received(row),
+      duracion: row.duracion === null ? null : Number(row.duracion),
+      error: row.error,
+    };
+  }
+
+  /** Runs `work` as the asset's one video transfer: a transfer still in progress (a client that went away unnoticed) is ended first. */
+  async function asTheTransfer<T>(assetId: string, cancel: () => void, work: () => Promise<T>): Promise<T> {
+    let finish!: () => void;
+    const mine = { cancel, done: new Promise<void>((resolve) => (finish = resolve)) };
+    const previous = transfers.get(assetId);
+    transfers.set(assetId, mine);
+    try {
+      if (previous) {
+        previous.cancel();
+        await previous.done;
+      }
+      return await work();
+    } finally {
+      if (transfers.get(assetId) === mine) transfers.delete(assetId);
+      finish();
+    }
+  }
+
+  async function receiveVideo(file: IncomingFile): Promise<Received> {
+    const { assetId, range } = file;
+    return asTheTransfer(assetId, file.cancel, async () => {
+      const row = await findUpload(db.kysely, assetId);
+      if (!row) throw new HttpProblem(404, 'resource-not-found', 'no such upload');
+      if (isComplete(row)) {
+        const size = await received(row);
+        if (range?.kind === 'query') return { complete: true, offset: size };
+        throw new HttpProblem(409, 'conflict', 'the video has already been received completely', undefined, { 'Upload-Offset': String(size) });
+      }
+      const total = range?.total ?? file.contentLength;
+      if (total !== undefined && total > maxVideo) throw new HttpProblem(413, 'payload-too-large', `the video may have at most ${maxVideo} bytes`);
+      if (range?.kind === 'query') return { complete: false, offset: (await storage.partialSize(assetId, VIDEO_FILE)) ?? 0 };
+
+      if (!acceptsType('video', file.contentType)) throw unsupported('video');
+      if (range) checkPart(range, file.contentLength);
+      const offset = range ? range.first : 0;
+      if (range) {
+        const held = (await storage.partialSize(assetId, VIDEO_FILE)) ?? 0;
+        if (held !== offset) throw offsetMismatch(held);
+        if (held > 0 && row.video_size !== null && Number(row.video_size) !== range.total) {
+          throw new HttpProblem(400, 'validation-error', `the video being received has ${row.video_size} bytes, not ${range.total}`);
+        }
+      } else {
+        await storage.discardPartial(assetId, VIDEO_FILE); // a whole file starts over
+      }
+      if (offset === 0) {
+        await updateUpload(db.kysely, assetId, { video_state: 'receiving', video_content_type: file.contentType ?? null, video_size: total ?? null, updated_at: now() });
+      }
+      const body = file.body ?? emptyBody();
+      let size: number;
+      try {
+        const source = detached(body, offset === 0 ? sniffingStream('video') : undefined);
+        size = await storage.appendPartial(assetId, VIDEO_FILE, source, { offset, maxBytes: range ? range.last + 1 : maxVideo });
+      } catch (error) {
+        throw await refusal(assetId, error, range);
+      }
+      if (total !== undefined && size < total) return { complete: false, offset: size };
+      await storage.commitPartial(assetId, VIDEO_FILE);
+      await updateUpload(db.kysely, assetId, { video_state: 'processing', video_size: size, attempts: 0, error: null, updated_at: now() });
+      queue.enqueue(assetId);
+      return { complete: true, offset: size };
+    });
+  }
+
+  function checkPart(range: Extract<ContentRange, { kind: 'part' }>, contentLength: number | undefined): void {
+    if (range.first > range.last || range.last >= range.total) {
+      throw new HttpProblem(400, 'validation-error', 'Content-Range: the part must lie within the file', [{ field: 'header.content-range', message: 'is out of range' }]);
+    }
+    if (contentLength !== undefined && contentLength !== range.last - range.first + 1) {
+      throw new HttpProblem(400, 'validation-error', 'the body is not as long as its Content-Range says', [{ field: 'header.content-range', message: 'does not match Content-Length' }]);
+    }
+  }
+
+  const offsetMismatch = (held: number) =>
+    new HttpProblem(409, 'upload-offset-mismatch', `${held} bytes have been received: send the part that starts there`, undefined, { 'Upload-Offset': String(held) });
+
+  /** The problem a failed append answers; a refused file is dropped, the bytes of a transfer that broke off kept. */
+  async function refusal(assetId: string, error: unknown, range: ContentRange | undefined): Promise<unknown> {
+    const drop = async () => {
+      await storage.discardPartial(assetId, VIDEO_FILE);
+      await updateUpload(db.kysely, assetId, { video_state: 'pending', updated_at: now() });
+    };
+    if (error instanceof UnrecognisedContentError) {
+      await drop();
+      return unsupported('video', error.message);
+    }
+    if (error instanceof StorageLimitError) {
+      if (range?.kind === 'part' && range.last + 1 <= maxVideo) return new HttpProblem(400, 'validation-error', 'the body is longer than its Content-Range says');
+      await drop();
+      return new HttpProblem(413, 'payload-too-large', `the video may have at most ${maxVideo} bytes`);
+    }
+    if (error instanceof PartialOffsetError) return offsetMismatch(error.size);
+    if (brokeOff(error)) {
+      const held = (await storage.partialSize(assetId, VIDEO_FILE)) ?? 0;
+      log.info({ assetId, held }, 'uploads: a video transfer broke off; its bytes are kept for resuming');
+      return new HttpProblem(400, 'validation-error', `the body broke off; ${held} bytes are kept: ask for the offset and send the rest`);
+    }
+    return error;
+  }
+
+  async function receiveThumbnail(file: IncomingFile): Promise<void> {
+    const { assetId } = file;
+    if (file.range) throw new HttpProblem(400, 'validation-error', 'a thumbnail is sent whole, without Content-Range');
+    const row = await findUpload(db.kysely, assetId);
+    if (!row && !(await findVideoOfAsset(db.kysely, assetId))) throw new HttpProblem(404, 'resource-not-found', 'no such asset');
+    if (!acceptsType('thumbnail', file.contentType)) throw unsupported('thumbnail');
+    const tooLarge = () => new HttpProblem(413, 'payload-too-large', `the thumbnail may have at most ${MAX_THUMBNAIL_BYTES} bytes`);
+    if (file.contentLength !== undefined && file.contentLength > MAX_THUMBNAIL_BYTES) throw tooLarge();
+    try {
+      await storage.write(assetId, PENDING_THUMBNAIL, detached(file.body ?? emptyBody(), sniffingStream('thumbnail')), { maxBytes: MAX_THUMBNAIL_BYTES });
+    } catch (error) {
+      if (error instanceof UnrecognisedContentError) throw unsupported('thumbnail', error.message);
+      if (error instanceof StorageLimitError) throw tooLarge();
+      if (brokeOff(error)) throw new HttpProblem(400, 'validation-error', 'the body broke off; send the thumbnail again');
+      throw error;
+    }
+    const at = now();
+    await markThumbnailPending(db.kysely, assetId, at, row?.expires_at ?? new Date(expiry() * 1000).toISOString());
+  }
+
+  /** One processing attempt of a complete video: `ready` with what it learnt, or `failed` with why. */
+  async function processUpload(assetId: string): Promise<void> {
+    const attempts = await countProcessingAttempt(db.kysely, assetId, now());
+    if (attempts === undefined) return; // deleted, or done meanwhile
+    const fail = (error: string) => updateUpload(db.kysely, assetId, { video_state: 'failed', error: error.slice(0, 500), updated_at: now() });
+    if (attempts > MAX_PROCESSING_ATTEMPTS) {
+      await fail(`processing was interrupted ${MAX_PROCESSING_ATTEMPTS} times`);
+      return;
+    }
+    try {
+      const result = await processVideo(storage, assetId, log);
+      await updateUpload(db.kysely, assetId, {
+        video_state: 'ready',
+        duracion: result.durationSeconds,
+        has_thumbnail: result.hasThumbnail ? 1 : 0,
+        has_preview: result.hasPreview ? 1 : 0,
+        error: null,
+        updated_at: now(),
+      });
+    } catch (error) {
+      if (!(error instanceof InvalidMediaError)) log.error({ err: error, assetId }, 'processing: failed');
+      await fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Removes uploads no video was made from a day after their locations expired, and partial files untouched for a day. */
+  async function sweep(at = Date.now()): Promise<number> {
+    const before = new Date(at - ABANDONED_AFTER_MS);
+    let removed = 0;
+    for (const assetId of await listAbandoned(db.kysely, before.toISOString())) {
+      if (transfers.has(assetId)) continue;
+      await storage.discardPartial(assetId, VIDEO_FILE);
+      await storage.deleteAsset(assetId);
+      await deleteUpload(db.kysely, assetId);
+      removed += 1;
+    }
+    await storage.cleanupTemporary(before);
+    return removed;
+  }
+
+  /** At start: videos a stopped server left in processing are queued again. */
+  async function resumeProcessing(): Promise<void> {
+    for (const assetId of await listProcessing(db.kysely)) queue.enqueue(assetId);
+  }
+
+  return { createUpload, getUpload, receiveVideo, receiveThumbnail, sweep, resumeProcessing, queue };
+}
+
+export type UploadsService = ReturnType<typeof createUploadsService>;
+
+const emptyBody = (): Readable => Readable.from([]);
