@@ -266,8 +266,10 @@ export function createSendFile(options: SendFileOptions = {}) {
  * fresh location from GET /api/uploads/{id} once. Rejects with the problem when the server refuses it.
  */
 export async function uploadThumbnailFile({ assetId, uploadUrl, file }: UploadThumbnailInput, signal: AbortSignal): Promise<void> {
+  // The picture's bytes (at most 20 MB), so that any fetch sends them as they are.
+  const body = await file.arrayBuffer();
   const send = (location: string) =>
-    globalThis.fetch(absolute(location), { method: 'PUT', body: file, headers: { 'Content-Type': file.type }, signal });
+    globalThis.fetch(absolute(location), { method: 'PUT', body, headers: { 'Content-Type': file.type }, signal });
   let response = await send(uploadUrl);
   if (response.status === 403) response = await send((await getUpload(assetId, signal)).thumbnail.uploadUrl);
   if (!response.ok) {
