@@ -158,7 +158,7 @@ export class LocalStorage implements Storage {
         callback(null, chunk);
       },
     });
-    const out = fs.createWriteStream(partial, { flags: 'a', mode: 0o640 });
+    const out = fs.createWriteStream(partial, { flags: 'a', mode: 0o640, highWaterMark: 1024 * 1024 });
     try {
       await pipeline(source, counter, out);
     } finally {
