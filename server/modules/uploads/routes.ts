@@ -112,8 +112,12 @@ export function uploadsModule(ctx: AppContext, storage: Storage = openStorage(ct
       range: contentRangeOf(request),
       cancel: () => request.raw.destroy(),
     };
-    // a transfer that sends nothing for a while is ended (inject()'s simulated request has no timer)
-    request.raw.setTimeout?.(IDLE_TRANSFER_MS, () => request.raw.destroy());
+    // a transfer that sends nothing for a while is ended (inject()'s simulated request has no timer);
+    // once the body has arrived, storing it (flushing a large file) may take longer
+    if (typeof request.raw.setTimeout === 'function') {
+      request.raw.setTimeout(IDLE_TRANSFER_MS, () => request.raw.destroy());
+      request.raw.once('end', () => request.raw.setTimeout(0));
+    }
     if (file === 'thumbnail') {
       await uploads.receiveThumbnail(incoming);
       reply.code(204);

@@ -86,7 +86,7 @@ function put(
 }
 
 const split = (buffer: Buffer, size: number) => Array.from({ length: Math.ceil(buffer.length / size) }, (_, i) => buffer.subarray(i * size, (i + 1) * size));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer, processing', () => ({ MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) }), (server: () => TestServer) => {
   let admin: LibraryUser;
