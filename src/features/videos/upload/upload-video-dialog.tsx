@@ -12,6 +12,7 @@ import {
   type uploadWizardMachine,
 } from '../../../../machines/upload-wizard/upload-wizard.machine.ts';
 import { validateVideoForm, type VideoFormValues } from '../../../../machines/video-form/video-form.rules.ts';
+import { appLabels } from '../../../components/app-labels.ts';
 import { uploadMessages } from '../../../lib/messages.ts';
 import { formatBytes, formatRate } from './upload-format.ts';
 import { emptyVideoForm, VideoFormFields } from './video-form-fields.tsx';
@@ -29,6 +30,14 @@ export interface UploadVideoDialogProps {
 
 /** What the dropzone offers in the file picker: videos (the machine decides what it takes). */
 const ACCEPT = { 'video/*': [...VIDEO_EXTENSIONS] };
+
+const PHONE_STEPPER = {
+  steps: { flexWrap: 'nowrap' as const, alignItems: 'flex-start' },
+  separator: { display: 'none' },
+  step: { flex: 1, minWidth: 0 },
+  stepBody: { marginInline: 0 },
+  stepLabel: { fontSize: 'var(--mantine-font-size-xs)', whiteSpace: 'normal' as const, textAlign: 'center' as const },
+};
 
 /** The part of the state value under `open` (or the top state), as a name. */
 function phaseOf(snapshot: UploadWizardSnapshot): string {
@@ -65,48 +74,66 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
   const cancel = () => actorRef.send({ type: 'upload.cancel' });
 
   return (
-    <Modal
-      opened={!ended}
-      onClose={cancel}
-      title={uploadMessages.title}
-      size="lg"
-      fullScreen={phone}
-      closeOnClickOutside={false}
-      closeOnEscape={!busy}
-      withCloseButton={!busy}
-    >
-      <Stack gap="md">
-        <Stepper active={step} size={phone ? 'xs' : 'sm'} iconSize={phone ? 28 : undefined} allowNextStepsSelect={false}>
-          <Stepper.Step label={uploadMessages.stepChoose} />
-          <Stepper.Step label={uploadMessages.stepSession} loading={phase === 'requestingSession'} />
-          <Stepper.Step label={uploadMessages.stepUploading} loading={phase === 'processing'} />
-          <Stepper.Step label={uploadMessages.stepUploaded} loading={busy} />
-        </Stepper>
+    <Modal.Root opened={!ended} onClose={cancel} size="lg" fullScreen={phone} closeOnClickOutside={false} closeOnEscape={!busy}>
+      <Modal.Overlay />
+      <Modal.Content>
+        {/* A div, not Mantine's <header>: the page's header stays the one banner landmark. */}
+        <Modal.Header component="div">
+          <Modal.Title>{uploadMessages.title}</Modal.Title>
+          {!busy && <Modal.CloseButton aria-label={appLabels.close} />}
+        </Modal.Header>
+        <Modal.Body>
+          <Stack gap="md">
+            <Stepper
+              active={step}
+              size={phone ? 'xs' : 'sm'}
+              iconSize={phone ? 28 : undefined}
+              labelPosition="bottom"
+              allowNextStepsSelect={false}
+              // On a phone the four steps share one row: no separators, labels small and wrapped.
+              styles={phone ? PHONE_STEPPER : undefined}
+            >
+              <Stepper.Step label={uploadMessages.stepChoose} />
+              <Stepper.Step label={uploadMessages.stepSession} loading={phase === 'requestingSession'} />
+              <Stepper.Step label={uploadMessages.stepUploading} loading={phase === 'processing'} />
+              <Stepper.Step label={uploadMessages.stepUploaded} loading={busy} />
+            </Stepper>
 
-        <StepContent snapshot={snapshot} phase={phase} send={actorRef.send} />
+            <StepContent snapshot={snapshot} phase={phase} send={actorRef.send} />
 
-        <VideoFormFields
-          values={values}
-          onChange={setValues}
-          errors={errors}
-          disabled={busy}
-          thumbnail={{ file: thumbnail, onChange: setThumbnail }}
-        />
+            <VideoFormFields
+              values={values}
+              onChange={setValues}
+              errors={errors}
+              disabled={busy}
+              thumbnail={{ file: thumbnail, onChange: setThumbnail }}
+            />
 
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={cancel} disabled={busy}>
-            {uploadMessages.cancel}
-          </Button>
-          <Button
-            onClick={() => actorRef.send({ type: 'upload.confirm', values, thumbnail })}
-            disabled={phase !== 'uploaded' && !busy}
-            loading={busy}
-          >
-            {uploadMessages.confirm}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+            {/* The buttons stay in view while the form scrolls. */}
+            <Group
+              justify="flex-end"
+              gap="sm"
+              pos="sticky"
+              bottom={0}
+              py="sm"
+              bg="var(--mantine-color-body)"
+              style={{ zIndex: 1, borderTop: '1px solid var(--mantine-color-default-border)' }}
+            >
+              <Button variant="default" onClick={cancel} disabled={busy}>
+                {uploadMessages.cancel}
+              </Button>
+              <Button
+                onClick={() => actorRef.send({ type: 'upload.confirm', values, thumbnail })}
+                disabled={phase !== 'uploaded' && !busy}
+                loading={busy}
+              >
+                {uploadMessages.confirm}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
   );
 }
 
@@ -204,7 +231,7 @@ function FileLine({ file }: { file: File | null }) {
   if (!file) return null;
   return (
     <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-      {file.name} <Text span c="dimmed" size="sm">({formatBytes(file.size)})</Text>
+      {file.name} <Text span size="sm">({formatBytes(file.size)})</Text>
     </Text>
   );
 }
@@ -231,7 +258,7 @@ function TransferProgress({ snapshot, phase, send }: StepContentProps) {
           {uploadMessages.percent(percent)}
         </Text>
         {rate && (
-          <Text size="sm" c="dimmed">
+          <Text size="sm">
             {rate}
           </Text>
         )}
