@@ -1,6 +1,11 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, Modal, ModalHeader, type ModalHeaderProps } from '@mantine/core';
+import { appLabels } from '../components/app-labels.ts';
 
-/** The one Mantine theme of the app: TAO blue, rounded cards, system fonts. */
+/**
+ * The one Mantine theme of the app: TAO blue, rounded cards, system fonts. Every dialog's header
+ * is a plain block (Mantine's `<header>` inside a dialog reads as a second page banner to
+ * assistive technology), and its close button is named 'Cerrar'.
+ */
 export const theme = createTheme({
   primaryColor: 'tao',
   colors: {
@@ -9,4 +14,8 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif' },
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': appLabels.close } } }),
+    ModalHeader: ModalHeader.extend({ defaultProps: { component: 'div' } as unknown as Partial<ModalHeaderProps> }),
+  },
 });
