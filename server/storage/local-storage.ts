@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  ASSET_ID,
   checkFileAddress,
   PartialOffsetError,
   StorageLimitError,
@@ -199,6 +200,26 @@ export class LocalStorage implements Storage {
 
   async deleteAsset(assetId: string): Promise<void> {
     await fs.promises.rm(this.pathOf(assetId), { recursive: true, force: true });
+  }
+
+  async listAssets(): Promise<Array<{ assetId: string; modified: Date }>> {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(this.root, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const assets: Array<{ assetId: string; modified: Date }> = [];
+    for (const entry of entries) {
+      if (!entry.isDirectory() || !ASSET_ID.test(entry.name)) continue; // .tmp and anything not ours
+      try {
+        assets.push({ assetId: entry.name, modified: (await fs.promises.stat(path.join(this.root, entry.name))).mtime });
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return assets;
   }
 
   async listTemporary(): Promise<TemporaryFile[]> {

@@ -88,6 +88,8 @@ export interface Storage {
   commitPartial(assetId: string, file: string): Promise<StoredFileInfo>;
   /** Drops the partial file, if any. */
   discardPartial(assetId: string, file: string): Promise<void>;
+  /** Every asset that has files, with the last change of its directory. */
+  listAssets(): Promise<Array<{ assetId: string; modified: Date }>>;
   /** Temporary files of unfinished writes (partial files included). */
   listTemporary(): Promise<TemporaryFile[]>;
   /** Removes temporary files last modified before `olderThan` (writes in progress are younger); answers how many. */

@@ -77,3 +77,17 @@ export async function listAbandoned(db: Executor, before: string): Promise<strin
     .execute();
   return rows.map((r) => r.asset_id);
 }
+
+/** Of these asset ids, those a video or an upload row still names (the rest are files nobody owns). */
+export async function knownAssets(db: Executor, assetIds: readonly string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let i = 0; i < assetIds.length; i += 500) {
+    const chunk = assetIds.slice(i, i + 500);
+    const [videos, uploads] = await Promise.all([
+      db.selectFrom('videos').select('id_externo as id').where('id_externo', 'in', chunk).execute(),
+      db.selectFrom('uploads').select('asset_id as id').where('asset_id', 'in', chunk).execute(),
+    ]);
+    for (const row of [...videos, ...uploads]) known.add(row.id);
+  }
+  return known;
+}

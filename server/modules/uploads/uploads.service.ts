@@ -16,6 +16,7 @@ import {
   findUpload,
   findVideoOfAsset,
   insertUpload,
+  knownAssets,
   listAbandoned,
   listProcessing,
   markThumbnailPending,
@@ -297,7 +298,11 @@ export function createUploadsService(ctx: AppContext, storage: Storage) {
     }
   }
 
-  /** Removes uploads no video was made from a day after their locations expired, and partial files untouched for a day. */
+  /**
+   * Removes uploads no video was made from a day after their locations expired, partial files
+   * untouched for a day, and files nobody owns any more (a video whose files could not be deleted
+   * with it: its row is gone, so its files go at the next sweep once a day old).
+   */
   async function sweep(at = Date.now()): Promise<number> {
     const before = new Date(at - ABANDONED_AFTER_MS);
     let removed = 0;
@@ -306,6 +311,13 @@ export function createUploadsService(ctx: AppContext, storage: Storage) {
       await storage.discardPartial(assetId, VIDEO_FILE);
       await storage.deleteAsset(assetId);
       await deleteUpload(db.kysely, assetId);
+      removed += 1;
+    }
+    const stale = (await storage.listAssets()).filter((asset) => asset.modified < before && !transfers.has(asset.assetId)).map((asset) => asset.assetId);
+    const known = await knownAssets(db.kysely, stale);
+    for (const assetId of stale) {
+      if (known.has(assetId)) continue;
+      await storage.deleteAsset(assetId);
       removed += 1;
     }
     await storage.cleanupTemporary(before);

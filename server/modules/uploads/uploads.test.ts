@@ -338,6 +338,12 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     await storage().write(abandoned, 'thumbnail.pending', Readable.from([PNG]));
     await insertUpload(kysely, { asset_id: adopted, created_at: longAgo, expires_at: longAgo, video_state: 'ready', updated_at: longAgo });
     await addVideo(server(), { titulo: 'Adoptado', idExterno: adopted });
+    // Files nobody owns (a deleted video whose files could not be removed), a day old and fresh ones.
+    const orphan = newAssetId();
+    const freshOrphan = newAssetId();
+    for (const asset of [orphan, freshOrphan, adopted]) await storage().write(asset, 'video.mp4', Readable.from([VIDEO.subarray(0, 100)]));
+    const dayOld = new Date(Date.now() - 25 * 3600_000);
+    for (const asset of [orphan, adopted]) await fs.promises.utimes(path.join(server().config.mediaDir, asset), dayOld, dayOld);
 
     const restarted = await buildApp({ config: server().config, db: server().db, logger: false });
     try {
@@ -346,6 +352,9 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
       expect(await storage().list(abandoned)).toEqual([]);
       expect(await storage().partialSize(abandoned, 'video.mp4')).toBeUndefined();
       expect(await findUpload(kysely, adopted)).toBeDefined();
+      expect(await storage().list(adopted)).toEqual(['video.mp4']);
+      expect(await storage().list(orphan)).toEqual([]);
+      expect(await storage().list(freshOrphan)).toEqual(['video.mp4']);
       for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(100)) {
         if ((await findUpload(kysely, interrupted))?.video_state !== 'processing') break;
       }
