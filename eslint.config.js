@@ -105,7 +105,7 @@ const restrictedPaths = (zones) => ['error', { basePath: root, zones }];
 
 export default defineConfig([
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'data/**', '.tmp/**', '**/*.gen.ts'],
+    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'data/**', '.tmp/**', '**/*.gen.ts', '**/*.scratch.ts'],
   },
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
