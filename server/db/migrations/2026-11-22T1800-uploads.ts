@@ -8,6 +8,24 @@ import type { DialectName } from '../database.ts';
  * thumbnail is replaced, so the signed thumbnail location changes and caches fetch the new picture;
  * the list's update trigger is re-created to count it among the columns a list shows.
  */
+/** Columns of a video a list shows (2026-11-22T1400-library-speed), but its rating. */
+const SHOWN = ['id', 'id_externo', 'titulo', 'descripcion', 'descripcion_corta', 'duracion', 'organizacion', 'nombre_usuario_alta',
+  'is_visible', 'status', 'has_thumbnail', 'has_preview', 'fecha_alta'];
+
+/** (Re)creates the videos' list update trigger: an update that changes one of `columns` bumps the library generation. */
+async function createListUpdateTrigger(db: Kysely<unknown>, dialect: DialectName, columns: string[]): Promise<void> {
+  const changed = (distinct: string) => sql.raw(columns.map((c) => `old.${c} ${distinct} new.${c}`).join(' or '));
+  if (dialect === 'postgres') {
+    await sql`drop trigger if exists videos_list_update on videos`.execute(db);
+    await sql`create trigger videos_list_update after update on videos
+      for each row when (${changed('is distinct from')}) execute function video_list_bump('library')`.execute(db);
+  } else {
+    await sql`drop trigger if exists videos_list_update`.execute(db);
+    await sql`create trigger videos_list_update after update on videos when ${changed('is not')} begin
+      update video_list_generations set generation = generation + 1 where scope = 'library'; end`.execute(db);
+  }
+}
+
 export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
   const double = dialect === 'postgres' ? 'double precision' : 'real';
   await db.schema
@@ -40,33 +58,11 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
   await db.schema.alterTable('videos').addColumn('thumbnail_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
 
   // The list's update trigger (2026-11-22T1400-library-speed) with thumbnail_version among the shown columns.
-  const shown = ['id', 'id_externo', 'titulo', 'descripcion', 'descripcion_corta', 'duracion', 'organizacion', 'nombre_usuario_alta',
-    'is_visible', 'status', 'has_thumbnail', 'has_preview', 'fecha_alta', 'thumbnail_version'];
-  const changed = (distinct: string) => sql.raw(shown.map((c) => `old.${c} ${distinct} new.${c}`).join(' or '));
-  if (dialect === 'postgres') {
-    await sql`drop trigger if exists videos_list_update on videos`.execute(db);
-    await sql`create trigger videos_list_update after update on videos
-      for each row when (${changed('is distinct from')}) execute function video_list_bump('library')`.execute(db);
-  } else {
-    await sql`drop trigger if exists videos_list_update`.execute(db);
-    await sql`create trigger videos_list_update after update on videos when ${changed('is not')} begin
-      update video_list_generations set generation = generation + 1 where scope = 'library'; end`.execute(db);
-  }
+  await createListUpdateTrigger(db, dialect, [...SHOWN, 'thumbnail_version']);
 }
 
 export async function down(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
-  const shown = ['id', 'id_externo', 'titulo', 'descripcion', 'descripcion_corta', 'duracion', 'organizacion', 'nombre_usuario_alta',
-    'is_visible', 'status', 'has_thumbnail', 'has_preview', 'fecha_alta'];
-  const changed = (distinct: string) => sql.raw(shown.map((c) => `old.${c} ${distinct} new.${c}`).join(' or '));
-  if (dialect === 'postgres') {
-    await sql`drop trigger if exists videos_list_update on videos`.execute(db);
-    await sql`create trigger videos_list_update after update on videos
-      for each row when (${changed('is distinct from')}) execute function video_list_bump('library')`.execute(db);
-  } else {
-    await sql`drop trigger if exists videos_list_update`.execute(db);
-    await sql`create trigger videos_list_update after update on videos when ${changed('is not')} begin
-      update video_list_generations set generation = generation + 1 where scope = 'library'; end`.execute(db);
-  }
+  await createListUpdateTrigger(db, dialect, SHOWN);
   await db.schema.alterTable('videos').dropColumn('thumbnail_version').execute();
   await db.schema.dropTable('uploads').ifExists().execute();
 }

@@ -55,7 +55,8 @@ function mergeIntoPages(data: VideoListData | undefined, id: number, fields: Vid
   };
 }
 
-function removeFromPages(data: VideoListData | undefined, id: number): VideoListData | undefined {
+/** A cached list without the video (undefined: it was not there); every page's total drops by one. */
+export function removeFromPages(data: VideoListData | undefined, id: number): VideoListData | undefined {
   if (!data?.pages.some((page) => page.videos.some((video) => video.id === id))) return undefined;
   // Every page's count drops by one: the next page is asked for after the videos still loaded.
   return {

@@ -10,6 +10,7 @@ import { problemFromFailure, problemFromResponse } from '../../../lib/api/api-er
 import { videoManagementMessages } from '../../../lib/messages.ts';
 import type { ToastStore } from '../../../lib/toasts.ts';
 import { videoKeys, videoListFilter, type Video, type VideoListData } from '../videos.queries.ts';
+import { removeFromPages } from '../video.actors.ts';
 
 type VideoPatchOperation = components['schemas']['VideoPatchOperation'];
 
@@ -105,19 +106,6 @@ function replaceInPages(data: VideoListData | undefined, video: Video): VideoLis
   return {
     ...data,
     pages: data.pages.map((page) => ({ ...page, videos: page.videos.map((listed) => (listed.id === video.id ? video : listed)) })),
-  };
-}
-
-function removeFromPages(data: VideoListData | undefined, id: number): VideoListData | undefined {
-  if (!data?.pages.some((page) => page.videos.some((video) => video.id === id))) return undefined;
-  // Every page's count drops by one: the next page is asked for after the videos still loaded.
-  return {
-    ...data,
-    pages: data.pages.map((page) => ({
-      ...page,
-      videos: page.videos.filter((video) => video.id !== id),
-      total: Math.max(0, page.total - 1),
-    })),
   };
 }
 
