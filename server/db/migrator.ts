@@ -4,6 +4,8 @@ import * as m20261121T1000 from './migrations/2026-11-21T1000-accounts.ts';
 import * as m20261122T1000 from './migrations/2026-11-22T1000-library.ts';
 import * as m20261122T1400 from './migrations/2026-11-22T1400-library-speed.ts';
 import * as m20261122T1800 from './migrations/2026-11-22T1800-uploads.ts';
+import * as m20261122T2000 from './migrations/2026-11-22T2000-administration.ts';
+import * as m20261122T2100 from './migrations/2026-11-22T2100-last-login.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -17,6 +19,8 @@ const migrations: Record<string, DialectMigration> = {
   '2026-11-22T1000-library': m20261122T1000,
   '2026-11-22T1400-library-speed': m20261122T1400,
   '2026-11-22T1800-uploads': m20261122T1800,
+  '2026-11-22T2000-administration': m20261122T2000,
+  '2026-11-22T2100-last-login': m20261122T2100,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -29,6 +29,8 @@ export interface UsersTable {
   token_version: ColumnType<number, number | undefined, number>;
   created_at: Instant;
   updated_at: Instant;
+  /** the last sign-in that opened a session (second factor or single sign-on); null: never */
+  last_login_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
 export interface InvitationsTable {
@@ -44,6 +46,8 @@ export interface InvitationsTable {
   used_at: Instant | null;
   used_by: number | null;
   bootstrap: ColumnType<Flag, Flag | undefined, Flag>;
+  /** set when the address was invited again: no longer listed, its link has expired */
+  replaced_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
 export interface LoginFailuresTable {
@@ -98,7 +102,7 @@ export interface VideosTable {
 export interface TagsTable {
   id: Generated<number>;
   nombre: string;
-  /** lower-cased nombre: unique (tags never differ only in case) */
+  /** folded nombre (trimmed, lower case, no diacritics): unique, tags never differ only in case or accents */
   nombre_key: string;
   created_at: Instant;
 }
@@ -159,6 +163,24 @@ export interface ViewEventsTable {
   viewed_at: Instant;
 }
 
+/** One administrative change: who, when, what, on which subject, before/after (JSON text). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Instant;
+  /** null: the operator's command line (or a user since deleted) */
+  actor_id: number | null;
+  /** the actor's name at the time of the change */
+  actor_nombre: string | null;
+  /** e.g. 'tag.created', 'user.role-changed', 'video.deleted' */
+  action: string;
+  /** e.g. 'tag', 'user', 'invitation', 'video' */
+  subject_type: string;
+  subject_id: string | null;
+  before: string | null;
+  after: string | null;
+  detail: string | null;
+}
+
 /** SQLite only: the FTS5 index of the videos (rowid = videos.id). */
 export interface VideosFtsTable {
   rowid: number;
@@ -187,4 +209,5 @@ export interface Database {
   uploads: UploadsTable;
   videos_fts: VideosFtsTable;
   video_search: VideoSearchTable;
+  audit_log: AuditLogTable;
 }

@@ -5,9 +5,12 @@ import type { Database, TagsTable } from '../../db/schema.ts';
 export type Executor = Kysely<Database>;
 export type TagRow = Selectable<TagsTable>;
 
-/** The key a tag name is unique by: trimmed and lower-cased. */
+/**
+ * The key a tag name is unique by: trimmed, lower case, without diacritics ('Formación' and
+ * 'FORMACION' are the same tag). The migration 2026-11-22T2000-administration applies the same folding.
+ */
 export function tagKey(nombre: string): string {
-  return nombre.trim().toLowerCase();
+  return nombre.trim().normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().normalize('NFC');
 }
 
 export function listTags(db: Executor): Promise<TagRow[]> {
@@ -21,8 +24,8 @@ export function findTagsByIds(db: Executor, ids: readonly number[]): Promise<Tag
 }
 
 /**
- * The tags of these names (case-insensitive), creating those that do not exist yet; answers them
- * in the order of the names (duplicates ignoring case once).
+ * The tags of these names (ignoring case and accents), creating those that do not exist yet; answers them
+ * in the order of the names (duplicates ignoring case and accents once).
  */
 export async function ensureTags(db: Executor, names: readonly string[], at: string): Promise<TagRow[]> {
   const wanted = new Map<string, string>();
