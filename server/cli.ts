@@ -4,6 +4,7 @@ import { DEFAULT_DEMO_VIDEOS, describeDemo, loadDemo, MAX_DEMO_VIDEOS } from './
 import { setMediaJobPriority } from './media/ffmpeg.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { createMailer } from './mail/mailer.ts';
 import type { AccountsContext } from './modules/accounts/accounts-context.ts';
 import { createInvitation } from './modules/accounts/invitations.service.ts';
 import { changeUser, findUserByName, listUsuarios, resetOtp } from './modules/accounts/users.service.ts';
@@ -21,7 +22,7 @@ const USAGE = `Contenido audiovisual TAO — administration
 Usage: npm run cli -- <command> [arguments]
 
 Commands:
-  invite <email> [--admin] [--org NAME]  create an invitation and print its registration link
+  invite <email> [--admin] [--org NAME]  create an invitation, e-mail it (with SMTP_URL) and print its link
   users                                  list the users
   set-role <user> admin|user             change a user's role (ends their sessions)
   block <user>                           block a user (ends their sessions)
@@ -60,6 +61,12 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/** The message of the error a log entry carries (`err`). */
+function errorText(details: object): string {
+  const error = (details as { err?: unknown }).err;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The same rule as POST /api/register-invitations: the request body schema of openapi.yaml. */
 function checkInvitation(body: Record<string, unknown>): void {
   const schema = loadContract().operations.find((op) => op.operationId === 'createInvitation')?.body?.schema;
@@ -83,8 +90,14 @@ const commands: Record<string, Command> = {
     if (positionals.length !== 1) throw new UsageError('invite takes exactly one e-mail address');
     const body = { email: positionals[0]!, rol: values.admin ? ('admin' as const) : ('user' as const), ...(values.org !== undefined ? { organizacion: values.org } : {}) };
     checkInvitation(body);
-    const invitation = await createInvitation(ctx, { ...body, invitedBy: null });
-    return `Invitation for ${invitation.email} (${body.rol}${values.org ? `, ${values.org}` : ''}), valid until ${invitation.expiresAt}:\n${invitation.link}`;
+    const log = { warn: (details: object, message: string) => process.stderr.write(`Warning: ${message}: ${errorText(details)}\n`) };
+    const invitation = await createInvitation(ctx, { ...body, invitedBy: null }, { mailer: createMailer(ctx.config), log });
+    const mailed = {
+      sent: `E-mailed to ${invitation.email}.`,
+      failed: 'The e-mail could not be sent; give the link to the person yourself.',
+      'not-configured': 'Not e-mailed (SMTP_URL is not set); give the link to the person yourself.',
+    }[invitation.emailDelivery];
+    return `Invitation for ${invitation.email} (${body.rol}${values.org ? `, ${values.org}` : ''}), valid until ${invitation.expiresAt}:\n${invitation.link}\n${mailed}`;
   },
 
   async users(ctx, args) {

@@ -32,6 +32,8 @@ export interface Config {
     audience: string | undefined;
   };
   clientDir: string;
+  /** invitations are e-mailed when SMTP_URL is set (smtp:// or smtps://, user and password in it); from SMTP_FROM */
+  smtp: { url: string; from: string } | undefined;
 }
 
 function int(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -83,5 +85,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       audience: optional(env.SSO_AUDIENCE),
     },
     clientDir: path.resolve(optional(env.CLIENT_DIR) ?? path.join(rootDir, 'dist', 'client')),
+    smtp: smtpConfig(env),
   };
+}
+
+/** SMTP_URL and SMTP_FROM together, or neither: without them invitations are not e-mailed. */
+function smtpConfig(env: NodeJS.ProcessEnv): Config['smtp'] {
+  const url = optional(env.SMTP_URL)?.trim();
+  const from = optional(env.SMTP_FROM)?.trim();
+  if (url === undefined) {
+    if (from !== undefined) throw new Error('SMTP_FROM is set but SMTP_URL is not: set both to e-mail invitations, or neither');
+    return undefined;
+  }
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new Error('SMTP_URL must be a URL like smtp://user:password@mail.example.org:587 or smtps://…:465');
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new Error(`SMTP_URL must start with smtp:// or smtps:// (got ${protocol}//)`);
+  if (from === undefined) throw new Error('SMTP_URL is set: SMTP_FROM (the sender, e.g. "TAO <videos@example.org>") must be set too');
+  return { url, from };
 }

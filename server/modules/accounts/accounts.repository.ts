@@ -42,6 +42,11 @@ export function updateUser(db: Executor, id: number, changes: UserChanges): Prom
   return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
+/** Records a sign-in that opened a session. */
+export async function setLastLogin(db: Executor, id: number, at: string): Promise<void> {
+  await db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).execute();
+}
+
 /** Changes a user and bumps token_version, so every session token issued before stops working. */
 export function updateUserRevokingSessions(db: Executor, id: number, changes: UserChanges): Promise<UserRow | undefined> {
   return db
@@ -107,9 +112,33 @@ export function findInvitationById(db: Executor, id: number): Promise<Invitation
   return db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The invitations made by administrators (not the first-administrator one), newest first. */
+/** The invitations made by administrators (not the first-administrator one, not replaced ones), newest first. */
 export function listInvitations(db: Executor): Promise<InvitationRow[]> {
-  return db.selectFrom('invitations').selectAll().where('bootstrap', '=', 0).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('bootstrap', '=', 0)
+    .where('replaced_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/**
+ * Marks the unused invitations to an address (ignoring case; not the first-administrator one) as
+ * replaced by a new one: they are no longer listed and their links have expired. Answers their ids.
+ */
+export async function replacePendingInvitations(db: Executor, email: string, at: string): Promise<number[]> {
+  const rows = await db
+    .updateTable('invitations')
+    .set({ replaced_at: at })
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .where('bootstrap', '=', 0)
+    .where('used_at', 'is', null)
+    .where('replaced_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
 export function findUnusedBootstrapInvitation(db: Executor): Promise<InvitationRow | undefined> {

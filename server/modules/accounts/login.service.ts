@@ -20,6 +20,7 @@ import {
   isUniqueViolation,
   lockLogin,
   markInvitationUsed,
+  setLastLogin,
   type UserRow,
 } from './accounts.repository.ts';
 import { invitationForRegistration } from './invitations.service.ts';
@@ -136,8 +137,10 @@ export async function completeMfa(ctx: AccountsContext, pending: PendingPrincipa
   const step = matchTotpStep(secret, user.username, request.mfaCode);
   if (step !== null) {
     const accepted = await db.transaction().execute(async (trx) => {
-      if (!(await acceptOtpStep(trx, user.id, step, sign.otp_secret, now()))) return false;
+      const at = now();
+      if (!(await acceptOtpStep(trx, user.id, step, sign.otp_secret, at))) return false;
       if (!(await deletePendingLogin(trx, sign.id))) throw invalidAccess();
+      await setLastLogin(trx, user.id, at);
       return true;
     });
     if (accepted) return { token: await sessionTokenFor(ctx, user) };
@@ -234,5 +237,6 @@ export async function ssoLogin(ctx: AccountsContext, verify: SsoVerifier | null,
     }
   }
   if (user.bloqueado === 1) throw blocked();
+  await setLastLogin(db, user.id, now());
   return { token: await sessionTokenFor(ctx, user) };
 }

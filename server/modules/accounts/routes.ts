@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
+import { createMailer } from '../../mail/mailer.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { PendingPrincipal, SessionPrincipal } from '../../plugins/security.ts';
 import { createInvitation, deleteInvitation, listInvitations } from './invitations.service.ts';
@@ -22,6 +23,7 @@ function pendingOf(request: FastifyRequest): PendingPrincipal {
 /** The accounts module: sign-in (password + TOTP, single sign-on), registration, users, invitations. */
 export function accountsModule(ctx: AppContext): ServerModule {
   const sso = makeSsoVerifier(ctx.config.sso);
+  const delivery = { mailer: createMailer(ctx.config), log: ctx.log };
   prepareDummyHash();
   return {
     name: 'accounts',
@@ -48,12 +50,12 @@ export function accountsModule(ctx: AppContext): ServerModule {
       listInvitations: async () => listInvitations(ctx),
       createInvitation: async (request, reply) => {
         const { email, rol, organizacion } = request.body;
-        const created = await createInvitation(ctx, { email, rol, organizacion, invitedBy: principalOf(request).userId });
+        const created = await createInvitation(ctx, { email, rol, organizacion, invitedBy: principalOf(request).userId }, delivery);
         reply.code(201);
         return created;
       },
       deleteInvitation: async (request, reply) => {
-        await deleteInvitation(ctx, request.params.id);
+        await deleteInvitation(ctx, request.params.id, principalOf(request).userId);
         reply.code(204).send();
       },
     },

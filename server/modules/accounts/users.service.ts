@@ -2,6 +2,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { now } from '../../db/database.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
 import type { AccountsContext } from './accounts-context.ts';
 import {
   deletePendingLoginsOfUser,
@@ -10,6 +11,7 @@ import {
   listUsers,
   lockActiveAdminIds,
   updateUserRevokingSessions,
+  type Executor,
   type UserRow,
 } from './accounts.repository.ts';
 
@@ -50,7 +52,15 @@ export function toUsuario(user: UserRow): Usuario {
     organizacion: user.organizacion,
     bloqueado: user.bloqueado === 1,
     otpState: user.otp_state,
+    lastLoginAt: user.last_login_at,
   };
+}
+
+/** The audit log's actor for a user id (null: the operator's command line, or a user since deleted). */
+export async function auditActor(db: Executor, actorId: number | null): Promise<AuditActor | null> {
+  if (actorId === null) return null;
+  const actor = await findUserById(db, actorId);
+  return actor ? { id: actor.id, nombre: actor.username } : null;
 }
 
 export async function getMe(ctx: AccountsContext, userId: number): Promise<Me> {
@@ -78,7 +88,8 @@ export interface UserChanges {
 /**
  * Changes a user's role and/or blocked flag. Any change revokes their sessions (token_version).
  * Nobody demotes or blocks themself, and the last unblocked administrator stays one (409 conflict).
- * `actorId` is the administrator making the change (null: the operator's command line).
+ * `actorId` is the administrator making the change (null: the operator's command line). Each change
+ * (role, block/unblock) is recorded in the audit log in the same transaction; refused ones are not.
  */
 export async function changeUser(ctx: AccountsContext, actorId: number | null, userId: number, changes: UserChanges): Promise<Usuario> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
@@ -95,26 +106,49 @@ export async function changeUser(ctx: AccountsContext, actorId: number | null, u
         throw new HttpProblem(409, 'conflict', 'the last administrator cannot be demoted or blocked');
       }
     }
-    const updated = await updateUserRevokingSessions(trx, userId, { rol, bloqueado: bloqueado ? 1 : 0, updated_at: now() });
+    const at = now();
+    const updated = await updateUserRevokingSessions(trx, userId, { rol, bloqueado: bloqueado ? 1 : 0, updated_at: at });
     if (bloqueado) await deletePendingLoginsOfUser(trx, userId);
+    const actor = await auditActor(trx, actorId);
+    const subject = { actor, subjectType: 'user', subjectId: userId, detail: user.username, at } as const;
+    if (rol !== user.rol) {
+      await recordAudit(trx, { ...subject, action: 'user.role-changed', before: { rol: user.rol }, after: { rol } });
+    }
+    if (bloqueado !== (user.bloqueado === 1)) {
+      await recordAudit(trx, { ...subject, action: bloqueado ? 'user.blocked' : 'user.unblocked', before: { bloqueado: !bloqueado }, after: { bloqueado } });
+    }
     return toUsuario(updated!);
   });
 }
 
 /**
  * Makes the user enrol a new second factor at their next sign-in (lost phone): OTP_REQUIRED, the
- * secret and last step cleared, sign-ins in progress ended, sessions revoked.
+ * secret and last step cleared, sign-ins in progress ended, sessions revoked. Recorded in the audit
+ * log (`actorId` null: the operator's command line).
  */
-export async function resetOtp(ctx: AccountsContext, userId: number): Promise<Usuario> {
+export async function resetOtp(ctx: AccountsContext, userId: number, actorId: number | null = null): Promise<Usuario> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
+    const user = await findUserById(trx, userId);
+    if (!user) throw notFound();
+    const at = now();
     const updated = await updateUserRevokingSessions(trx, userId, {
       otp_state: 'OTP_REQUIRED',
       otp_secret: null,
       otp_last_step: null,
-      updated_at: now(),
+      updated_at: at,
     });
     if (!updated) throw notFound();
     await deletePendingLoginsOfUser(trx, userId);
+    await recordAudit(trx, {
+      actor: await auditActor(trx, actorId),
+      action: 'user.otp-reset',
+      subjectType: 'user',
+      subjectId: userId,
+      before: { otpState: user.otp_state },
+      after: { otpState: updated.otp_state },
+      detail: user.username,
+      at,
+    });
     return toUsuario(updated);
   });
 }

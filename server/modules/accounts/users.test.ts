@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
-import { claimsOf, createFirstAdmin, inviteUser, sessionOf, signIn, type TestUser } from '../../../tests/utils/accounts.ts';
+import { authenticatorOf, claimsOf, createFirstAdmin, inviteUser, mfa, register, sessionOf, signIn, type TestUser } from '../../../tests/utils/accounts.ts';
 import { changeUser } from './users.service.ts';
 
 describeOnEachDatabase('accounts: sessions and user administration', (server) => {
@@ -98,7 +98,30 @@ describeOnEachDatabase('accounts: sessions and user administration', (server) =>
         organizacion: 'Biblioteca',
         bloqueado: false,
         otpState: 'OTP_ACTIVED',
+        lastLoginAt: expect.any(String),
       });
+    });
+
+    it('shows the last sign-in: none before the second factor, then the time of each sign-in', async () => {
+      const lastLoginOf = async (id: number) => {
+        const users = (await call(server().app, { method: 'GET', url: '/api/usuarios', token: admin.session })).json() as Array<{ id: number; lastLoginAt: string | null }>;
+        return users.find((u) => u.id === id)!.lastLoginAt;
+      };
+      const invitation = await call(server().app, { method: 'POST', url: '/api/register-invitations', token: admin.session, payload: { email: 'luz@example.org' } });
+      const registered = await register(server().app, invitation.json().token, 'luz', 'luz-password-1');
+      const pending = registered.json() as { token: string; otp: { uri: string } };
+      const id = Number(claimsOf(pending.token).sub);
+      expect(await lastLoginOf(id)).toBeNull();
+
+      const before = new Date().toISOString();
+      const totp = authenticatorOf(pending.otp.uri);
+      expect((await mfa(server().app, pending.token, 'luz', totp.generate())).statusCode).toBe(200);
+      const first = await lastLoginOf(id);
+      expect(first! >= before && first! <= new Date().toISOString()).toBe(true);
+
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await signIn(server(), { id, user: 'luz', password: 'luz-password-1', totp, session: '' });
+      expect((await lastLoginOf(id))! > first!).toBe(true);
     });
   });
 
