@@ -352,7 +352,9 @@ export interface paths {
         put?: never;
         /**
          * Create a tag (admin).
-         * @description Names are 3–50 characters and unique whatever their case (409 when taken).
+         * @description The name is trimmed, then must be 3–50 characters (400 `validation-error`) and unique ignoring case
+         *     and accents ('Formación' and 'FORMACION' are one name: 409 `conflict` when taken). Recorded in the
+         *     audit log, in the same transaction; a refused change is not.
          */
         post: operations["createEtiqueta"];
         delete?: never;
@@ -375,15 +377,18 @@ export interface paths {
         post?: never;
         /**
          * Delete a tag; videos lose it (admin).
-         * @description The tag is removed from every video that had it.
+         * @description The tag is removed from every video that had it, in the same transaction (those videos are no longer
+         *     found by its name nor listed by a filter on it). Recorded in the audit log.
          */
         delete: operations["deleteEtiqueta"];
         options?: never;
         head?: never;
         /**
          * Rename a tag (admin).
-         * @description One `replace` of `/nombre`; the new name must be free whatever its case (409 when taken). Videos keep
-         *     the tag under its new name.
+         * @description One `replace` of `/nombre`: trimmed, 3–50 characters (400 `validation-error`), free ignoring case and
+         *     accents among the other tags (409 `conflict`; changing only the case or accents of its own name is
+         *     allowed). Videos keep the tag under its new name and are found by it at once. Recorded in the audit
+         *     log with the name before and after.
          */
         patch: operations["patchEtiqueta"];
         trace?: never;
@@ -397,7 +402,7 @@ export interface paths {
         };
         /**
          * All users (admin).
-         * @description Every account, by user name, with its role, blocked flag, second-factor state and last sign-in.
+         * @description Every account, by user name, with its role, blocked flag and second-factor state.
          */
         get: operations["listUsuarios"];
         put?: never;
@@ -426,8 +431,7 @@ export interface paths {
         /**
          * Promote or downgrade a user, or block and unblock them (admin).
          * @description Any change ends the user's sessions at once. An administrator cannot demote or block themself, and
-         *     the last unblocked administrator cannot be demoted or blocked (409 `conflict`). A role change and a
-         *     block or unblock are recorded in the audit log, in the same transaction; a refused change is not.
+         *     the last unblocked administrator cannot be demoted or blocked (409 `conflict`).
          */
         patch: operations["patchUsuario"];
         trace?: never;
@@ -441,8 +445,7 @@ export interface paths {
         };
         /**
          * Invitations, newest first (admin).
-         * @description Every invitation with its state (used, expiry); the secret tokens are never listed again. An
-         *     invitation replaced by a newer one to the same address is not listed.
+         * @description Every invitation with its state (used, expiry); the secret tokens are never listed again.
          */
         get: operations["listInvitations"];
         put?: never;
@@ -450,13 +453,6 @@ export interface paths {
          * Invite a person by e-mail (admin); answers the token and the registration link.
          * @description The token is shown once (only its hash is kept) and is valid for 7 days by default. The role
          *     defaults to `user` and the organisation to the inviting administrator's.
-         *
-         *     Inviting an address again replaces its pending (unused) invitations: they are no longer listed and
-         *     their links answer 410 `register-invitation-expired`.
-         *
-         *     When the server has SMTP configured (SMTP_URL, SMTP_FROM) the invitation is e-mailed, in Spanish,
-         *     with the link; `emailDelivery` says what happened. A failed send does not undo the invitation: the
-         *     link in the answer works and can be copied. Recorded in the audit log.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -479,8 +475,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an unused invitation (admin).
-         * @description 404 for an unknown (or replaced) invitation, 409 `conflict` once it has been used. Recorded in the
-         *     audit log.
+         * @description 404 for an unknown invitation, 409 `conflict` once it has been used.
          */
         delete: operations["deleteInvitation"];
         options?: never;
@@ -501,6 +496,30 @@ export interface paths {
          *     (`limit`, `offset`) of that table.
          */
         get: operations["getStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first, one page (admin).
+         * @description Every administrative change (tags created, renamed, deleted; roles changed; users blocked and
+         *     unblocked; second factors reset; invitations created and revoked; videos created, edited, deleted)
+         *     with who made it (null for the operator's command line), when, and the changed fields before and
+         *     after. `since` keeps the changes from that instant on (a date alone: from its start, UTC).
+         *     `X-Total-Count` holds the number of matching changes.
+         */
+        get: operations["listAudit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -776,11 +795,6 @@ export interface components {
             organizacion: string | null;
             bloqueado: boolean;
             otpState: components["schemas"]["OtpState"];
-            /**
-             * Format: date-time
-             * @description The last sign-in that opened a session (second factor or single sign-on); null if never.
-             */
-            lastLoginAt: string | null;
         };
         UsuarioPatch: ({
             /** @constant */
@@ -826,15 +840,7 @@ export interface components {
             email: string;
             /** Format: date-time */
             expiresAt: string;
-            emailDelivery: components["schemas"]["EmailDelivery"];
         };
-        /**
-         * @description Whether the invitation was e-mailed: `sent` (the SMTP server accepted it), `failed` (the SMTP server
-         *     could not be reached or refused it; the invitation stays valid, copy the link), `not-configured`
-         *     (the server has no SMTP: nothing was sent, copy the link).
-         * @enum {string}
-         */
-        EmailDelivery: "sent" | "failed" | "not-configured";
         /** @enum {string} */
         StatisticsTable: "uma" | "oma" | "vmv" | "vmr";
         StatisticsInfoItem: {
@@ -862,6 +868,29 @@ export interface components {
             id: number;
             video: string;
             puntuacion: number;
+        };
+        AuditEntry: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            /** @description Who made the change; null for the command line (or a deleted user). */
+            actorId: number | null;
+            /** @description Their user name at the time. */
+            actorNombre: string | null;
+            /** @description `<subject>.<verb>`, e.g. `tag.created`, `tag.renamed`, `tag.deleted`, `user.role-changed`, `video.edited`. */
+            action: string;
+            /** @description e.g. `tag`, `user`, `invitation`, `video`. */
+            subjectType: string;
+            subjectId: string | null;
+            /** @description The changed fields before the change; null when there was nothing before (a creation). */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The changed fields after it; null when nothing is left (a deletion). */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            detail: string | null;
         };
     };
     responses: {
@@ -1684,6 +1713,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatisticsInfoItem"][] | components["schemas"]["StatisticsRow"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description An ISO-8601 date (`2026-11-22`) or UTC instant (`2026-11-22T10:00:00Z`). */
+                since?: string;
+                limit?: components["parameters"]["Limit"];
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the log; `X-Total-Count` holds the number of matching changes. */
+            200: {
+                headers: {
+                    /** @description Number of changes matching `since`. */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
                 };
             };
             400: components["responses"]["Problem"];

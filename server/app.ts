@@ -6,6 +6,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { healthModule } from './modules/health/routes.ts';
 import { accountsModule } from './modules/accounts/routes.ts';
+import { auditModule } from './modules/audit/routes.ts';
 import { mediaModule } from './modules/media/routes.ts';
 import { etiquetasModule } from './modules/etiquetas/routes.ts';
 import { uploadsModule } from './modules/uploads/routes.ts';
@@ -75,7 +76,7 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   contract ??= loadContract();
   if (options.responseViolations) validateResponses(app, contract, options.responseViolations);
 
-  const modules: ServerModule[] = [healthModule(ctx), accountsModule(ctx), videosModule(ctx), etiquetasModule(ctx), mediaModule(ctx), uploadsModule(ctx)];
+  const modules: ServerModule[] = [healthModule(ctx), accountsModule(ctx), videosModule(ctx), etiquetasModule(ctx), mediaModule(ctx), uploadsModule(ctx), auditModule(ctx)];
   if (options.extraModules) modules.push(...options.extraModules(ctx));
   const { unimplemented } = await registerModules(app, contract, modules, { schemes: { xsrf: checkXsrf } });
   app.decorate('unimplementedOperations', unimplemented);

@@ -13,7 +13,7 @@ export interface AuditActor {
 }
 
 /** One administrative change, as a module reports it. */
-export interface AuditEntry {
+export interface AuditChange {
   actor: AuditActor | null;
   /** `<subject>.<verb>`: 'tag.created', 'tag.renamed', 'tag.deleted', 'user.role-changed', 'user.blocked',
    * 'user.unblocked', 'user.otp-reset', 'invitation.created', 'invitation.revoked', 'video.created',
@@ -38,7 +38,7 @@ const json = (value: Record<string, unknown> | null | undefined): string | null 
  * Records one administrative change. Call it with the transaction of the change itself, so the row
  * exists exactly when the change does (a refused or rolled-back change leaves none).
  */
-export async function recordAudit(trx: Executor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(trx: Executor, entry: AuditChange): Promise<void> {
   await trx
     .insertInto('audit_log')
     .values({

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, TagsTable } from '../../db/schema.ts';
 
 /** The Kysely queries of tags. Every function takes the database or a transaction. */
@@ -42,4 +42,26 @@ export async function ensureTags(db: Executor, names: readonly string[], at: str
   const rows = await db.selectFrom('tags').selectAll().where('nombre_key', 'in', [...wanted.keys()]).execute();
   const byKey = new Map(rows.map((r) => [r.nombre_key, r]));
   return [...wanted.keys()].map((k) => byKey.get(k)!);
+}
+
+export function findTagById(db: Executor, id: number): Promise<TagRow | undefined> {
+  return db.selectFrom('tags').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The tag whose name folds to this key (see tagKey). */
+export function findTagByKey(db: Executor, key: string): Promise<TagRow | undefined> {
+  return db.selectFrom('tags').selectAll().where('nombre_key', '=', key).executeTakeFirst();
+}
+
+export function insertTag(db: Executor, tag: Insertable<TagsTable>): Promise<TagRow> {
+  return db.insertInto('tags').values(tag).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function renameTag(db: Executor, id: number, nombre: string, key: string): Promise<void> {
+  await db.updateTable('tags').set({ nombre, nombre_key: key }).where('id', '=', id).execute();
+}
+
+/** Deletes the tag; video_tags rows go with it (on delete cascade). */
+export async function deleteTagRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('tags').where('id', '=', id).execute();
 }
