@@ -402,7 +402,7 @@ export interface paths {
         };
         /**
          * All users (admin).
-         * @description Every account, by user name, with its role, blocked flag and second-factor state.
+         * @description Every account, by user name, with its role, blocked flag, second-factor state and last sign-in.
          */
         get: operations["listUsuarios"];
         put?: never;
@@ -431,7 +431,8 @@ export interface paths {
         /**
          * Promote or downgrade a user, or block and unblock them (admin).
          * @description Any change ends the user's sessions at once. An administrator cannot demote or block themself, and
-         *     the last unblocked administrator cannot be demoted or blocked (409 `conflict`).
+         *     the last unblocked administrator cannot be demoted or blocked (409 `conflict`). A role change and a
+         *     block or unblock are recorded in the audit log, in the same transaction; a refused change is not.
          */
         patch: operations["patchUsuario"];
         trace?: never;
@@ -445,7 +446,8 @@ export interface paths {
         };
         /**
          * Invitations, newest first (admin).
-         * @description Every invitation with its state (used, expiry); the secret tokens are never listed again.
+         * @description Every invitation with its state (used, expiry); the secret tokens are never listed again. An
+         *     invitation replaced by a newer one to the same address is not listed.
          */
         get: operations["listInvitations"];
         put?: never;
@@ -453,6 +455,13 @@ export interface paths {
          * Invite a person by e-mail (admin); answers the token and the registration link.
          * @description The token is shown once (only its hash is kept) and is valid for 7 days by default. The role
          *     defaults to `user` and the organisation to the inviting administrator's.
+         *
+         *     Inviting an address again replaces its pending (unused) invitations: they are no longer listed and
+         *     their links answer 410 `register-invitation-expired`.
+         *
+         *     When the server has SMTP configured (SMTP_URL, SMTP_FROM) the invitation is e-mailed, in Spanish,
+         *     with the link; `emailDelivery` says what happened. A failed send does not undo the invitation: the
+         *     link in the answer works and can be copied. Recorded in the audit log.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -475,7 +484,8 @@ export interface paths {
         post?: never;
         /**
          * Revoke an unused invitation (admin).
-         * @description 404 for an unknown invitation, 409 `conflict` once it has been used.
+         * @description 404 for an unknown (or replaced) invitation, 409 `conflict` once it has been used. Recorded in the
+         *     audit log.
          */
         delete: operations["deleteInvitation"];
         options?: never;
@@ -795,6 +805,11 @@ export interface components {
             organizacion: string | null;
             bloqueado: boolean;
             otpState: components["schemas"]["OtpState"];
+            /**
+             * Format: date-time
+             * @description The last sign-in that opened a session (second factor or single sign-on); null if never.
+             */
+            lastLoginAt: string | null;
         };
         UsuarioPatch: ({
             /** @constant */
@@ -840,7 +855,15 @@ export interface components {
             email: string;
             /** Format: date-time */
             expiresAt: string;
+            emailDelivery: components["schemas"]["EmailDelivery"];
         };
+        /**
+         * @description Whether the invitation was e-mailed: `sent` (the SMTP server accepted it), `failed` (the SMTP server
+         *     could not be reached or refused it; the invitation stays valid, copy the link), `not-configured`
+         *     (the server has no SMTP: nothing was sent, copy the link).
+         * @enum {string}
+         */
+        EmailDelivery: "sent" | "failed" | "not-configured";
         /** @enum {string} */
         StatisticsTable: "uma" | "oma" | "vmv" | "vmr";
         StatisticsInfoItem: {
