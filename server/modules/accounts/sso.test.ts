@@ -54,11 +54,16 @@ describeOnEachDatabase('accounts: single sign-on with HS256', () => ({ SSO_HS256
     });
 
     it('signs the same user in again without a second account', async () => {
+      const previous = (await findUserByKey(server().db.kysely, 'sso.ana'))!.last_login_at;
+      expect(previous).toEqual(expect.any(String));
+      await new Promise((resolve) => setTimeout(resolve, 5));
       const res = await ssoLogin(server().app, await token({ user: 'SSO.Ana' }));
       expect(res.statusCode).toBe(200);
-      const users = await server().db.kysely.selectFrom('users').select('id').where('username_key', '=', 'sso.ana').execute();
+      const users = await server().db.kysely.selectFrom('users').select(['id', 'last_login_at']).where('username_key', '=', 'sso.ana').execute();
       expect(users).toHaveLength(1);
       expect(claimsOf(res.json().token)).toMatchObject({ sub: String(users[0]!.id) });
+      // the last sign-in moved
+      expect(users[0]!.last_login_at! > previous!).toBe(true);
     });
 
     it('reads preferred_username, name and org, or sub alone', async () => {
