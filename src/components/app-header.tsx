@@ -14,6 +14,8 @@ export interface AppHeaderProps {
   onLogout: () => void;
   /** Opens the 'Subir video' dialog (admin); the entry is disabled without it. */
   onUploadVideo?: (() => void) | undefined;
+  /** Opens 'Administrar etiquetas' (admin); the entry is disabled without it. */
+  onManageTags?: (() => void) | undefined;
 }
 
 /**
@@ -32,7 +34,7 @@ export function AppTitle({ logoSize = 36, heading = true }: { logoSize?: number;
 }
 
 /** The header of the authenticated pages: title (back to the list) and the user menu. */
-export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo }: AppHeaderProps) {
+export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags }: AppHeaderProps) {
   return (
     <Box
       component="header"
@@ -47,13 +49,13 @@ export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo }: AppHeade
         <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
           <AppTitle heading={false} />
         </Link>
-        <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onUploadVideo={onUploadVideo} />
+        <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
       </Group>
     </Box>
   );
 }
 
-function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo }: AppHeaderProps) {
+function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags }: AppHeaderProps) {
   return (
     <Menu position="bottom-end" shadow="md" width={240} withinPortal>
       <Menu.Target>
@@ -75,10 +77,10 @@ function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo }: AppHeaderProps) 
             <Menu.Item leftSection={<IconUpload size={16} />} disabled={!onUploadVideo} onClick={onUploadVideo}>
               {appLabels.uploadVideo}
             </Menu.Item>
-            {/* Their dialogs come with the tag and user issues: shown, but not yet usable. */}
-            <Menu.Item leftSection={<IconTags size={16} />} disabled>
+            <Menu.Item leftSection={<IconTags size={16} />} disabled={!onManageTags} onClick={onManageTags}>
               {appLabels.manageTags}
             </Menu.Item>
+            {/* Its dialog comes with the user part of issue 9: shown, but not yet usable. */}
             <Menu.Item leftSection={<IconUsers size={16} />} disabled>
               {appLabels.manageUsers}
             </Menu.Item>

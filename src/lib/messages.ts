@@ -247,3 +247,33 @@ export const videoDialogMessages = {
   delete: 'Eliminar',
   cancel: authMessages.cancel,
 } as const;
+
+/**
+ * 'Administrar etiquetas' (SPEC.md §2 dialogs "tag list, create tag, edit tag", §5 tag rules, §8 the
+ * list's load failure); the spec quotes only the rules' messages and the load failure, the rest
+ * follow the video dialogs' wording (issue 9).
+ */
+export const tagAdminMessages = {
+  listTitle: 'Administrar etiquetas',
+  listLoadFailed: 'Error al recuperar la lista de etiquetas',
+  loading: 'Cargando las etiquetas…',
+  empty: 'No hay etiquetas',
+  retry: 'Reintentar',
+  create: 'Nueva etiqueta',
+  createTitle: 'Nueva etiqueta',
+  editTitle: 'Editar etiqueta',
+  nombre: 'Nombre',
+  editOf: (nombre: string) => `Editar ${nombre}`,
+  deleteOf: (nombre: string) => `Eliminar ${nombre}`,
+  deleteTitle: 'Eliminar etiqueta',
+  deleteQuestion: (nombre: string) => `¿Seguro que desea eliminar la etiqueta «${nombre}»? Se quitará de todos sus videos.`,
+  duplicate: 'Ya existe una etiqueta con ese nombre',
+  save: 'Guardar',
+  delete: 'Eliminar',
+  cancel: authMessages.cancel,
+  created: 'La etiqueta se ha creado correctamente',
+  modified: 'La etiqueta se ha modificado correctamente',
+  saveFailed: 'No se ha podido guardar la etiqueta',
+  deleted: 'La etiqueta se ha eliminado con éxito',
+  deleteFailed: 'Ha ocurrido un error tratando de eliminar la etiqueta',
+} as const;

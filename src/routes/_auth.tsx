@@ -3,9 +3,11 @@ import { createFileRoute, Outlet, retainSearchParams, useNavigate } from '@tanst
 import { AuthArea } from '../features/auth/auth-area.tsx';
 import { currentUserQuery } from '../features/auth/auth.queries.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
+import { useTagAdmin } from '../features/tags/tag-admin.tsx';
 import { createUploadWizardLogic } from '../features/videos/upload/upload.actors.ts';
 import { UploadVideoDialog } from '../features/videos/upload/upload-video-dialog.tsx';
 import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
+import { tagKeys, videoKeys } from '../features/videos/videos.queries.ts';
 import { ssoMessage } from '../lib/messages.ts';
 
 interface AuthSearch extends VideoSearch {
@@ -48,6 +50,9 @@ function AuthLayout() {
   const [uploadLogic] = useState(() => createUploadWizardLogic({ queryClient, toasts }));
   const [uploading, setUploading] = useState(false);
   const closeUpload = useCallback(() => setUploading(false), []);
+  // The header's 'Administrar etiquetas' (admin): its changes show at once in the cached tags (the
+  // filter popover, the video form) and refresh what shows tag names (the cards, a video's page).
+  const tagAdmin = useTagAdmin(queryClient, toasts, { tags: tagKeys.all, showingTags: [videoKeys.all] });
 
   return (
     <AuthArea
@@ -58,9 +63,11 @@ function AuthLayout() {
       sso={appSsoMachine}
       session={auth.session}
       onUploadVideo={() => setUploading(true)}
+      onManageTags={tagAdmin.open}
     >
       <Outlet />
       {uploading && <UploadVideoDialog logic={uploadLogic} onClose={closeUpload} />}
+      {tagAdmin.dialogs}
     </AuthArea>
   );
 }

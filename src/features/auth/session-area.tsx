@@ -11,6 +11,8 @@ interface SessionAreaProps {
   session: SessionActorRef;
   /** The header's 'Subir video' entry (admin). */
   onUploadVideo?: (() => void) | undefined;
+  /** The header's 'Administrar etiquetas' entry (admin). */
+  onManageTags?: (() => void) | undefined;
   children: ReactNode;
 }
 
@@ -18,7 +20,7 @@ interface SessionAreaProps {
  * The authenticated area: tells the session it is entered (token check, idle timer) and left,
  * shows the header and the page while a token exists, and the session dialogs.
  */
-export function SessionArea({ session, onUploadVideo, children }: SessionAreaProps) {
+export function SessionArea({ session, onUploadVideo, onManageTags, children }: SessionAreaProps) {
   useEffect(() => {
     session.send({ type: 'session.enter' });
     return () => {
@@ -34,7 +36,7 @@ export function SessionArea({ session, onUploadVideo, children }: SessionAreaPro
     <>
       {inside && token !== null && (
         <>
-          <SessionHeader session={session} token={token} onUploadVideo={onUploadVideo} />
+          <SessionHeader session={session} token={token} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
           {children}
         </>
       )}
@@ -43,7 +45,17 @@ export function SessionArea({ session, onUploadVideo, children }: SessionAreaPro
   );
 }
 
-function SessionHeader({ session, token, onUploadVideo }: { session: SessionActorRef; token: string; onUploadVideo?: (() => void) | undefined }) {
+function SessionHeader({
+  session,
+  token,
+  onUploadVideo,
+  onManageTags,
+}: {
+  session: SessionActorRef;
+  token: string;
+  onUploadVideo?: (() => void) | undefined;
+  onManageTags?: (() => void) | undefined;
+}) {
   const claims = decodeClaims(token);
   // The same query options the authenticated layout's loader primed (src/routes/_auth.tsx).
   const me = useQuery(currentUserQuery(claims?.user));
@@ -53,6 +65,7 @@ function SessionHeader({ session, token, onUploadVideo }: { session: SessionActo
       isAdmin={claims?.role === 'admin'}
       onLogout={() => session.send({ type: 'session.logout' })}
       onUploadVideo={onUploadVideo}
+      onManageTags={onManageTags}
     />
   );
 }
