@@ -158,5 +158,22 @@ describeOnEachDatabase('command line', (server) => {
       expect(res.stderr).toContain('the last administrator cannot be demoted or blocked');
       expect((await findUserByKey(server().db.kysely, 'admin'))!.bloqueado).toBe(0);
     });
+
+    it('records its changes in the audit log as cli (no user), and not the refused one', async () => {
+      const rows = await server().db.kysely.selectFrom('audit_log').select(['actor_id', 'actor_nombre', 'action', 'detail']).orderBy('id').execute();
+      const cliRows = rows.filter((r) => r.actor_nombre === 'cli');
+      expect(cliRows.every((r) => r.actor_id === null)).toBe(true);
+      const userActions = cliRows.filter((r) => r.action.startsWith('user.')).map((r) => [r.action, r.detail]);
+      expect(userActions).toEqual([
+        ['user.role-changed', 'ana'],
+        ['user.role-changed', 'ana'],
+        ['user.blocked', 'ana'],
+        ['user.unblocked', 'ana'],
+        ['user.otp-reset', 'ana'],
+        ['user.role-changed', 'boss'],
+      ]);
+      expect(cliRows.filter((r) => r.action === 'invitation.created').length).toBeGreaterThanOrEqual(2);
+      expect(rows.some((r) => r.action === 'user.blocked' && r.detail === 'admin')).toBe(false);
+    });
   });
 });

@@ -102,16 +102,16 @@ describeOnEachDatabase('accounts: administration is admin-only and recorded in t
       expect(rows).toEqual([]);
     });
 
-    it('records changes from the command line with no actor', async () => {
+    it('records changes from the command line with no user, named cli', async () => {
       const rows = await recorded(async () => {
         await changeUser(server().app.ctx, null, ana.id, { bloqueado: true });
         await changeUser(server().app.ctx, null, ana.id, { bloqueado: false });
         await resetOtp(server().app.ctx, ana.id);
       });
       expect(rows.map((r) => [r.actor_id, r.actor_nombre, r.action])).toEqual([
-        [null, null, 'user.blocked'],
-        [null, null, 'user.unblocked'],
-        [null, null, 'user.otp-reset'],
+        [null, 'cli', 'user.blocked'],
+        [null, 'cli', 'user.unblocked'],
+        [null, 'cli', 'user.otp-reset'],
       ]);
       expect(rows[2]).toMatchObject({ subject_id: String(ana.id), before: { otpState: 'OTP_ACTIVED' }, after: { otpState: 'OTP_REQUIRED' } });
     });
@@ -173,13 +173,13 @@ describeOnEachDatabase('accounts: administration is admin-only and recorded in t
       expect(refused).toEqual([]);
     });
 
-    it('records invitations of the command line with no actor', async () => {
+    it('records invitations of the command line with no user, named cli', async () => {
       const rows = await recorded(async () => {
         const created = await createInvitation(server().app.ctx, { email: 'eloy@example.org', invitedBy: null });
         expect(created.emailDelivery).toBe('not-configured');
         await deleteInvitation(server().app.ctx, created.id, null);
       });
-      expect(rows.map((r) => [r.actor_id, r.action])).toEqual([[null, 'invitation.created'], [null, 'invitation.revoked']]);
+      expect(rows.map((r) => [r.actor_id, r.actor_nombre, r.action])).toEqual([[null, 'cli', 'invitation.created'], [null, 'cli', 'invitation.revoked']]);
     });
   });
 });

@@ -56,9 +56,15 @@ export function toUsuario(user: UserRow): Usuario {
   };
 }
 
-/** The audit log's actor for a user id (null: the operator's command line, or a user since deleted). */
+/**
+ * The operator's command line in the audit log: no user (actor_id null), named 'cli' (a row with no
+ * actor and no name is a user since deleted). AuditActor's id is a number, hence the one cast here.
+ */
+export const CLI_ACTOR = { id: null, nombre: 'cli' } as unknown as AuditActor;
+
+/** The audit log's actor for a user id (null: the operator's command line; a user since deleted: none). */
 export async function auditActor(db: Executor, actorId: number | null): Promise<AuditActor | null> {
-  if (actorId === null) return null;
+  if (actorId === null) return CLI_ACTOR;
   const actor = await findUserById(db, actorId);
   return actor ? { id: actor.id, nombre: actor.username } : null;
 }
