@@ -14,6 +14,8 @@ export interface AppHeaderProps {
   onLogout: () => void;
   /** Opens the 'Subir video' dialog (admin); the entry is disabled without it. */
   onUploadVideo?: (() => void) | undefined;
+  /** Opens 'Administrar usuarios' (admin); the entry is disabled without it. */
+  onManageUsers?: (() => void) | undefined;
   /** Opens 'Administrar etiquetas' (admin); the entry is disabled without it. */
   onManageTags?: (() => void) | undefined;
 }
@@ -34,7 +36,7 @@ export function AppTitle({ logoSize = 36, heading = true }: { logoSize?: number;
 }
 
 /** The header of the authenticated pages: title (back to the list) and the user menu. */
-export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags }: AppHeaderProps) {
+export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags, onManageUsers }: AppHeaderProps) {
   return (
     <Box
       component="header"
@@ -49,13 +51,13 @@ export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTa
         <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
           <AppTitle heading={false} />
         </Link>
-        <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
+        <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
       </Group>
     </Box>
   );
 }
 
-function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags }: AppHeaderProps) {
+function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags, onManageUsers }: AppHeaderProps) {
   return (
     <Menu position="bottom-end" shadow="md" width={240} withinPortal>
       <Menu.Target>
@@ -80,8 +82,7 @@ function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags }: Ap
             <Menu.Item leftSection={<IconTags size={16} />} disabled={!onManageTags} onClick={onManageTags}>
               {appLabels.manageTags}
             </Menu.Item>
-            {/* Its dialog comes with the user part of issue 9: shown, but not yet usable. */}
-            <Menu.Item leftSection={<IconUsers size={16} />} disabled>
+            <Menu.Item leftSection={<IconUsers size={16} />} disabled={!onManageUsers} onClick={onManageUsers}>
               {appLabels.manageUsers}
             </Menu.Item>
             {/* The list's filters come along: the authenticated layout retains them (src/routes/_auth.tsx). */}

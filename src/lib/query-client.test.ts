@@ -73,6 +73,17 @@ describe('createQueryClient', () => {
     stop();
   });
 
+  it("leaves a read with meta.reportsOwnErrors to its screen (a dialog's list), and reports the others", async () => {
+    const onReadError = vi.fn();
+    client = createQueryClient({ onReadError });
+    const failing = () => Promise.reject(serverError());
+    await client.fetchQuery({ queryKey: ['own'], queryFn: failing, retry: false, meta: { reportsOwnErrors: true } }).catch(() => {});
+    expect(client.getQueryState(['own'])?.status).toBe('error');
+    expect(onReadError).not.toHaveBeenCalled();
+    await client.fetchQuery({ queryKey: ['app'], queryFn: failing, retry: false }).catch(() => {});
+    expect(onReadError).toHaveBeenCalledOnce();
+  });
+
   it('does not report a read that was cancelled or aborted', async () => {
     const onReadError = vi.fn();
     client = createQueryClient({ onReadError });

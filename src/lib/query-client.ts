@@ -18,7 +18,8 @@ const retryUpTo = (retries: number) => (failureCount: number, error: unknown) =>
 export interface QueryClientOptions {
   /**
    * Called once for a read that has failed after its retries (TanStack Query's QueryCache
-   * `onError`), never for a cancelled one. The app opens 'Error obteniendo datos' from here.
+   * `onError`), never for a cancelled one, nor for a query with `meta: { reportsOwnErrors: true }`.
+   * The app opens 'Error obteniendo datos' from here.
    */
   onReadError?: (error: unknown) => void;
   /** The back-off between retries; tests shorten it, as machines' named delays are shortened. */
@@ -29,8 +30,10 @@ export interface QueryClientOptions {
 export function createQueryClient({ onReadError, retryDelay: delay = retryDelay }: QueryClientOptions = {}): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
-      onError: (error) => {
+      onError: (error, query) => {
         if (isCancelledError(error) || (isApiError(error) && error.type === 'aborted')) return;
+        // A read whose screen reports its own failure (a dialog's list: a toast, and it closes).
+        if (query.meta?.['reportsOwnErrors'] === true) return;
         onReadError?.(error);
       },
     }),

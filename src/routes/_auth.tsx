@@ -4,6 +4,7 @@ import { AuthArea } from '../features/auth/auth-area.tsx';
 import { currentUserQuery } from '../features/auth/auth.queries.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
 import { useTagAdmin } from '../features/tags/tag-admin.tsx';
+import { useUserAdmin } from '../features/users/user-admin.tsx';
 import { createUploadWizardLogic } from '../features/videos/upload/upload.actors.ts';
 import { UploadVideoDialog } from '../features/videos/upload/upload-video-dialog.tsx';
 import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
@@ -50,6 +51,8 @@ function AuthLayout() {
   const [uploadLogic] = useState(() => createUploadWizardLogic({ queryClient, toasts }));
   const [uploading, setUploading] = useState(false);
   const closeUpload = useCallback(() => setUploading(false), []);
+  // The header's 'Administrar usuarios' (admin): the user list and its dialogs.
+  const userAdmin = useUserAdmin({ queryClient, toasts, currentUser: () => auth.user() });
   // The header's 'Administrar etiquetas' (admin): its changes show at once in the cached tags (the
   // filter popover, the video form) and refresh what shows tag names (the cards, a video's page).
   const tagAdmin = useTagAdmin(queryClient, toasts, { tags: tagKeys.all, showingTags: [videoKeys.all] });
@@ -63,10 +66,12 @@ function AuthLayout() {
       sso={appSsoMachine}
       session={auth.session}
       onUploadVideo={() => setUploading(true)}
+      onManageUsers={userAdmin.open}
       onManageTags={tagAdmin.open}
     >
       <Outlet />
       {uploading && <UploadVideoDialog logic={uploadLogic} onClose={closeUpload} />}
+      {userAdmin.dialogs}
       {tagAdmin.dialogs}
     </AuthArea>
   );

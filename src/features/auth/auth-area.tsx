@@ -14,16 +14,18 @@ interface AuthAreaProps {
   session: SessionActorRef;
   /** The header's 'Subir video' entry (admin). */
   onUploadVideo?: (() => void) | undefined;
+  /** The header's 'Administrar usuarios' entry (admin). */
+  onManageUsers?: (() => void) | undefined;
   /** The header's 'Administrar etiquetas' entry (admin). */
   onManageTags?: (() => void) | undefined;
   children: ReactNode;
 }
 
 /** Everything in front of /videos, /videos/{id} and /statistics: single sign-on first, then the session. */
-export function AuthArea({ ssoToken, onSsoTokenUsed, onSsoFailure, sso, session, onUploadVideo, onManageTags, children }: AuthAreaProps) {
+export function AuthArea({ ssoToken, onSsoTokenUsed, onSsoFailure, sso, session, onUploadVideo, onManageTags, onManageUsers, children }: AuthAreaProps) {
   return (
     <SsoGate logic={sso} ssoToken={ssoToken} onSsoTokenUsed={onSsoTokenUsed} onSsoFailure={onSsoFailure}>
-      <SessionArea session={session} onUploadVideo={onUploadVideo} onManageTags={onManageTags}>
+      <SessionArea session={session} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags}>
         {children}
       </SessionArea>
     </SsoGate>

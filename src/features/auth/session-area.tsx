@@ -11,6 +11,8 @@ interface SessionAreaProps {
   session: SessionActorRef;
   /** The header's 'Subir video' entry (admin). */
   onUploadVideo?: (() => void) | undefined;
+  /** The header's 'Administrar usuarios' entry (admin). */
+  onManageUsers?: (() => void) | undefined;
   /** The header's 'Administrar etiquetas' entry (admin). */
   onManageTags?: (() => void) | undefined;
   children: ReactNode;
@@ -20,7 +22,7 @@ interface SessionAreaProps {
  * The authenticated area: tells the session it is entered (token check, idle timer) and left,
  * shows the header and the page while a token exists, and the session dialogs.
  */
-export function SessionArea({ session, onUploadVideo, onManageTags, children }: SessionAreaProps) {
+export function SessionArea({ session, onManageUsers, onUploadVideo, onManageTags, children }: SessionAreaProps) {
   useEffect(() => {
     session.send({ type: 'session.enter' });
     return () => {
@@ -36,7 +38,7 @@ export function SessionArea({ session, onUploadVideo, onManageTags, children }: 
     <>
       {inside && token !== null && (
         <>
-          <SessionHeader session={session} token={token} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
+          <SessionHeader session={session} token={token} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
           {children}
         </>
       )}
@@ -48,11 +50,13 @@ export function SessionArea({ session, onUploadVideo, onManageTags, children }: 
 function SessionHeader({
   session,
   token,
+  onManageUsers,
   onUploadVideo,
   onManageTags,
 }: {
   session: SessionActorRef;
   token: string;
+  onManageUsers?: (() => void) | undefined;
   onUploadVideo?: (() => void) | undefined;
   onManageTags?: (() => void) | undefined;
 }) {
@@ -64,6 +68,7 @@ function SessionHeader({
       nombre={me.data?.nombre ?? claims?.user ?? ''}
       isAdmin={claims?.role === 'admin'}
       onLogout={() => session.send({ type: 'session.logout' })}
+      onManageUsers={onManageUsers}
       onUploadVideo={onUploadVideo}
       onManageTags={onManageTags}
     />

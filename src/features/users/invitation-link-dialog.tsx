@@ -1,0 +1,67 @@
+import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconCheck, IconCopy, IconMailCheck } from '@tabler/icons-react';
+import type { ActorRefFrom } from 'xstate';
+import { appLabels } from '../../components/app-labels.ts';
+import { userAdminMessages } from '../../lib/messages.ts';
+import type { invitationLinkDialog } from './users.actors.ts';
+import { formatDateTime } from './user-format.ts';
+import { useDialog } from './use-dialog.ts';
+
+export interface InvitationLinkDialogProps {
+  actorRef: ActorRefFrom<typeof invitationLinkDialog>;
+}
+
+/**
+ * 'Enlace de invitación' (SPEC.md §2): the new invitation's link (read-only, selectable) with a
+ * copy button ('Copiado' once copied), when it expires, and whether the server e-mailed it
+ * ('Enviada por correo electrónico'; a failed send says to copy the link instead).
+ */
+export function InvitationLinkDialog({ actorRef }: InvitationLinkDialogProps) {
+  const { opened, subject, close } = useDialog(actorRef);
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={userAdminMessages.linkTitle}
+      centered
+      closeButtonProps={{ 'aria-label': appLabels.close }}
+    >
+      {subject && (
+        <Stack gap="md">
+          {subject.emailDelivery === 'sent' && (
+            <Alert color="teal" variant="light" icon={<IconMailCheck size={18} />}>
+              {userAdminMessages.emailed}
+            </Alert>
+          )}
+          {subject.emailDelivery === 'failed' && (
+            <Alert color="orange" variant="light">
+              {userAdminMessages.emailFailed}
+            </Alert>
+          )}
+          <Text size="sm">{userAdminMessages.linkFor(subject.email)}</Text>
+          <TextInput label={userAdminMessages.link} value={subject.link} readOnly onFocus={(event) => event.currentTarget.select()} />
+          <Text size="sm" c="dimmed">
+            {userAdminMessages.expires(formatDateTime(subject.expiresAt))}
+          </Text>
+          <Group justify="flex-end">
+            <CopyButton value={subject.link}>
+              {({ copied, copy }) => (
+                <Button
+                  variant={copied ? 'light' : 'filled'}
+                  color={copied ? 'teal' : undefined}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  onClick={copy}
+                >
+                  {copied ? userAdminMessages.copied : userAdminMessages.copy}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" onClick={close}>
+              {appLabels.close}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
