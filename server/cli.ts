@@ -6,6 +6,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { createMailer } from './mail/mailer.ts';
 import type { AccountsContext } from './modules/accounts/accounts-context.ts';
+import { AuditSinceError, formatAuditLog } from './modules/audit/audit.cli.ts';
 import { createInvitation } from './modules/accounts/invitations.service.ts';
 import { changeUser, findUserByName, listUsuarios, resetOtp } from './modules/accounts/users.service.ts';
 import { loadContract } from './openapi/contract.ts';
@@ -28,6 +29,8 @@ Commands:
   block <user>                           block a user (ends their sessions)
   unblock <user>                         unblock a user
   reset-otp <user>                       make the user set up the second factor again at next sign-in
+  audit [--since DATE]                   print the record of administrative changes (who, when, what,
+                                         before → after), oldest first; DATE: 2026-11-22 or a UTC instant
   demo [--videos N]                      load a demo library: N short generated videos (default 24), tags,
                                          users of two organisations, views, ratings, favourites
   help                                   show this help
@@ -136,6 +139,17 @@ const commands: Record<string, Command> = {
     process.stderr.write(`Loading the demo library (${videos} videos; ffmpeg makes the missing ones)…\n`);
     const report = await loadDemo(ctx, { videos, onProgress: (line) => process.stderr.write(`  ${line}\n`) });
     return describeDemo(report, ctx.config);
+  },
+
+  async audit(ctx, args) {
+    const { values, positionals } = parseArgs({ args, options: { since: { type: 'string' } }, allowPositionals: true, strict: true });
+    if (positionals.length > 0) throw new UsageError('audit takes only --since DATE');
+    try {
+      return await formatAuditLog(ctx, { since: values.since });
+    } catch (error) {
+      if (error instanceof AuditSinceError) throw new UsageError(error.message);
+      throw error;
+    }
   },
 
   async 'reset-otp'(ctx, args) {

@@ -65,3 +65,10 @@ export async function listAudit(db: Executor, options: { limit: number; offset: 
   ]);
   return { rows, total: Number(count.n) };
 }
+
+/** Every change from an instant on (or all), oldest first: what the command line prints. */
+export function auditSince(db: Executor, since?: string): Promise<AuditRow[]> {
+  let query = db.selectFrom('audit_log').selectAll();
+  if (since) query = query.where('at', '>=', since);
+  return query.orderBy('at').orderBy('id').execute();
+}

@@ -5,11 +5,11 @@ import { openStorage } from '../../storage/open-storage.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { serializeVideoList } from './list-answer.ts';
 import { createVideo, deleteVideo } from './videos-manage.service.ts';
-import { getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
+import { auditActor, getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
 
 function callerOf(request: FastifyRequest): Caller {
   if (!request.principal) throw new HttpProblem(401, 'invalid-access-token', 'no session');
-  return { userId: request.principal.userId, role: request.principal.role };
+  return { userId: request.principal.userId, role: request.principal.role, user: request.principal.user };
 }
 
 /**
@@ -35,7 +35,7 @@ export function videosModule(ctx: AppContext, storage: Storage = openStorage(ctx
         return video;
       },
       deleteVideo: async (request, reply) => {
-        await deleteVideo(ctx, storage, request.params.id);
+        await deleteVideo(ctx, storage, request.params.id, auditActor(callerOf(request)));
         reply.code(204).send();
       },
     },

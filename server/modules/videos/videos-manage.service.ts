@@ -3,11 +3,13 @@ import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { findUserById, isUniqueViolation } from '../accounts/accounts.repository.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
 import { deleteUpload, findUpload, markThumbnailAdopted, type UploadRow } from '../uploads/uploads.repository.ts';
-import { deleteVideoRow, findVideoByExternalId, lockVideo } from './videos.repository.ts';
+import { deleteVideoRow, findTagsOfVideos, findVideoByExternalId, lockVideo } from './videos.repository.ts';
 import {
   adoptThumbnail,
   answerVideo,
+  auditedFields,
   checkTagIds,
   insertVideoIn,
   notFound,
@@ -99,6 +101,15 @@ export async function createVideo(ctx: ManageContext, storage: Storage, caller: 
         tagIds: body.tags,
       });
       if (current.thumbnail_pending === 1) await markThumbnailAdopted(trx, assetId);
+      await recordAudit(trx, {
+        actor: { id: author.id, nombre: author.username },
+        action: 'video.created',
+        subjectType: 'video',
+        subjectId: row.id,
+        after: { idExterno: assetId, ...auditedFields(row, body.tags) },
+        detail: row.titulo,
+        at: row.fecha_alta,
+      });
       return row.id;
     });
   } catch (error) {
@@ -112,15 +123,25 @@ export async function createVideo(ctx: ManageContext, storage: Storage, caller: 
  * Deletes a video (DELETE /api/videos/{id}): in one transaction its row (tags, the users' own
  * states, view events and search entry go with it) and its asset's upload row; after the commit the
  * asset's files. A failure to delete the files is logged (the row is gone either way: a video
- * without files is never left behind, files without a row may be).
+ * without files is never left behind, files without a row may be). The audit log records it, with
+ * the video's fields and tags, in the same transaction (`actor` null: the command line or a job).
  */
-export async function deleteVideo(ctx: ManageContext, storage: Storage, id: number): Promise<void> {
+export async function deleteVideo(ctx: ManageContext, storage: Storage, id: number, actor: AuditActor | null = null): Promise<void> {
   const { kysely, dialect } = ctx.db;
   const deleted = await kysely.transaction().execute(async (trx) => {
     if (!(await lockVideo(trx, dialect, id))) throw notFound();
+    const tagIds = ((await findTagsOfVideos(trx, [id])).get(id) ?? []).map((t) => t.id);
     const row = await deleteVideoRow(trx, id);
     if (!row) throw notFound();
     await deleteUpload(trx, row.id_externo);
+    await recordAudit(trx, {
+      actor,
+      action: 'video.deleted',
+      subjectType: 'video',
+      subjectId: id,
+      before: { idExterno: row.id_externo, ...auditedFields(row, tagIds) },
+      detail: row.titulo,
+    });
     return row;
   });
   try {

@@ -9,6 +9,7 @@ import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.repository.ts';
 import { findUpload, markThumbnailAdopted } from '../uploads/uploads.repository.ts';
 import { averageRating, listedToVideo } from './list-answer.ts';
@@ -21,6 +22,7 @@ import {
   findOwnState,
   findOwnStates,
   findTagsOfVideos,
+  findVideoById,
   findVideoForViewer,
   insertVideoRow,
   lockVideo,
@@ -48,6 +50,20 @@ export type VideosContext = Pick<AppContext, 'db' | 'secrets'>;
 export interface Caller {
   userId: number;
   role: Role;
+  /** the user name (the audit log names who changed a video by it) */
+  user?: string;
+}
+
+/** The caller as the audit log names them. */
+export const auditActor = (caller: Caller): AuditActor => ({ id: caller.userId, nombre: caller.user ?? `#${caller.userId}` });
+
+/** The fields of a video the administrators change, by their API names (the audit log's before/after). */
+const AUDITED_COLUMNS = { titulo: 'titulo', descripcion_corta: 'descripcionCorta', descripcion: 'descripcion', is_visible: 'isVisible' } as const;
+
+/** The administrators' fields of a video row as the audit log records them (tag ids ascending, once each). */
+export function auditedFields(row: Pick<VideoRow, keyof typeof AUDITED_COLUMNS>, tagIds: readonly number[]): Record<string, unknown> {
+  const tags = [...new Set(tagIds)].sort((x, y) => x - y);
+  return { titulo: row.titulo, descripcionCorta: row.descripcion_corta, descripcion: row.descripcion, isVisible: row.is_visible === 1, tags };
 }
 
 export const viewerOf = (caller: Caller): Viewer => ({ userId: caller.userId, isAdmin: caller.role === 'admin' });
@@ -282,6 +298,9 @@ export async function patchVideo(ctx: VideosContext, caller: Caller, id: number,
     if (!(await lockVideo(trx, dialect, id))) throw notFound();
     if (!(await findVideoForViewer(trx, viewerOf(caller), id))) throw notFound();
     const { own, changes, tagIds, thumbnail } = await checkPatch(trx, operations);
+    const audited = Object.keys(changes).length > 0 || tagIds !== undefined || thumbnail;
+    const before = audited ? await findVideoById(trx, id) : undefined;
+    const tagsBefore = audited ? ((await findTagsOfVideos(trx, [id])).get(id) ?? []).map((t) => t.id) : [];
 
     if (own.puntuacion !== undefined) {
       const previous = (await findOwnState(trx, caller.userId, id))?.puntuacion ?? null;
@@ -297,8 +316,39 @@ export async function patchVideo(ctx: VideosContext, caller: Caller, id: number,
       await bumpThumbnailVersion(trx, id, at);
       await markThumbnailAdopted(trx, assetId);
     }
+    if (before) await auditEdit(trx, caller, id, before, tagsBefore, { changes, tagIds, thumbnail }, at);
   });
   return answerVideo(ctx, kysely, caller, id);
+}
+
+/**
+ * The audit row of an administrator's edit: the fields the patch named, before and after (only those
+ * whose value changed; a thumbnail replacement as `thumbnail: true`). A patch that changes nothing
+ * records nothing.
+ */
+async function auditEdit(
+  trx: Executor,
+  caller: Caller,
+  id: number,
+  row: VideoRow,
+  tagsBefore: number[],
+  patch: Pick<CheckedPatch, 'changes' | 'tagIds' | 'thumbnail'>,
+  at: string,
+): Promise<void> {
+  const old = auditedFields(row, tagsBefore);
+  const next = auditedFields({ ...row, ...patch.changes } as VideoRow, patch.tagIds ?? tagsBefore);
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  const named = [...Object.keys(patch.changes).map((c) => AUDITED_COLUMNS[c as keyof typeof AUDITED_COLUMNS]), ...(patch.tagIds ? ['tags'] : [])];
+  for (const field of named) {
+    if (JSON.stringify(old[field]) !== JSON.stringify(next[field])) {
+      before[field] = old[field];
+      after[field] = next[field];
+    }
+  }
+  if (patch.thumbnail) after.thumbnail = true;
+  if (Object.keys(after).length === 0) return;
+  await recordAudit(trx, { actor: auditActor(caller), action: 'video.edited', subjectType: 'video', subjectId: id, before, after, detail: row.titulo, at });
 }
 
 // ── creating (demo command, upload work, tests, benchmark) ──────────────────────────────────────
