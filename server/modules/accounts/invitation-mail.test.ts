@@ -1,8 +1,11 @@
+import net from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { createFirstAdmin, invitationTokenOf, register, type TestUser } from '../../../tests/utils/accounts.ts';
 import { startLocalSmtp, type LocalSmtp, type ReceivedMail } from '../../mail/smtp.test-support.ts';
+import { createMailer } from '../../mail/mailer.ts';
 import { findUserByKey } from './accounts.repository.ts';
+import { createInvitation, invitationForRegistration } from './invitations.service.ts';
 
 let smtp: LocalSmtp | undefined;
 afterAll(async () => {
@@ -96,5 +99,20 @@ describeOnEachDatabase('accounts: invitations by e-mail (a real local SMTP serve
     expect(old.statusCode).toBe(410);
     expect(old.json().type).toBe('register-invitation-expired');
     expect((await register(server().app, second.token, 'nuevo-enlace', 'nuevo-enlace-1')).statusCode).toBe(200);
+  });
+
+  it('reports an SMTP server that cannot be reached as failed; the invitation stays valid', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const warnings: unknown[][] = [];
+    const mailer = createMailer({ smtp: { url: `smtp://127.0.0.1:${closed}`, from: 'videos@example.org' } });
+    const created = await createInvitation(server().app.ctx, { email: address('inalcanzable'), invitedBy: admin.id }, { mailer, log: { warn: (...args) => warnings.push(args) } });
+    expect(created.emailDelivery).toBe('failed');
+    expect(warnings).toHaveLength(1);
+    expect(await invitationForRegistration(server().app.ctx, created.token)).toMatchObject({ id: created.id, used_at: null });
   });
 });
