@@ -28,6 +28,8 @@ export function createFakeUploadTarget() {
   let complete = false;
   const puts: RecordedPut[] = [];
   let current: FakeXhr | null = null;
+  /** Requests still to break at once (the network is down). */
+  let down = 0;
 
   class FakeXhr {
     upload: { onprogress: Handler } = { onprogress: null };
@@ -56,6 +58,11 @@ export function createFakeUploadTarget() {
     send(body: Blob | null) {
       this.record.bodySize = body ? body.size : null;
       puts.push(this.record);
+      if (down > 0) {
+        down -= 1;
+        queueMicrotask(() => this.fail());
+        return;
+      }
       const range = this.record.headers['content-range'];
       const probe = range ? PROBE.exec(range) : null;
       if (probe) {
@@ -136,6 +143,10 @@ export function createFakeUploadTarget() {
       stored = request.first + (request.record.bodySize ?? 0);
       complete = true;
       request.finish(204);
+    },
+    /** The network is down for the next `requests` requests: each breaks at once, without reaching the location. */
+    breakNext(requests: number) {
+      down = requests;
     },
     /** Any other answer to the transfer in flight (a refusal: 413, 415, 403…). */
     answer(status: number, { headers = {}, type }: { headers?: Record<string, string>; type?: string } = {}) {

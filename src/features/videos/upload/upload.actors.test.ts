@@ -16,7 +16,10 @@ const file = (type = 'video/mp4', size = SIZE) => new File([new Uint8Array(size)
 const input = (resume: boolean, video = file()): SendFileInput => ({ assetId: ASSET, uploadUrl: LOCATION, file: video, resume });
 
 /** Starts a transfer against the fake location; collects what it reports. */
-function start(target: FakeUploadTarget, options: { resume?: boolean; video?: File; now?: () => number; fresh?: string | null } = {}) {
+function start(
+  target: FakeUploadTarget,
+  options: { resume?: boolean; video?: File; now?: () => number; fresh?: string | null; retryDelays?: number[] } = {},
+) {
   const reported: SendFileEvent[] = [];
   const controller = new AbortController();
   const freshVideoLocation = vi.fn(async () => options.fresh ?? null);
@@ -24,6 +27,7 @@ function start(target: FakeUploadTarget, options: { resume?: boolean; video?: Fi
     createRequest: () => new target.XMLHttpRequest(),
     now: options.now ?? (() => 0),
     freshVideoLocation,
+    resumeRetryDelaysMs: options.retryDelays ?? [],
   });
   const waitForTransfer = () => vi.waitFor(() => expect(target.inFlight).toBe(true));
   const progress = () => reported.filter((event) => event.type === 'upload.progress').map((event) => event.loaded);
@@ -70,6 +74,53 @@ describe('sendFile: the video to its signed location', () => {
     expect(resumed.progress()).toEqual([400, 500, SIZE]);
     expect(resumed.reported.at(-1)).toEqual({ type: 'upload.sent' });
     expect(target.stored).toBe(SIZE);
+  });
+
+  it('a resumed transfer rides out a short outage: it asks again after each wait, then sends the rest', async () => {
+    const target = createFakeUploadTarget();
+    const first = start(target);
+    await first.waitForTransfer();
+    target.cut(600);
+    await first.done;
+    target.breakNext(2);
+    const resumed = start(target, { resume: true, retryDelays: [5, 5, 5] });
+    await resumed.waitForTransfer();
+    expect(target.puts.slice(1).map((put) => put.headers['content-range'])).toEqual([
+      `bytes */${SIZE}`,
+      `bytes */${SIZE}`,
+      `bytes */${SIZE}`,
+      `bytes 600-${SIZE - 1}/${SIZE}`,
+    ]);
+    expect(resumed.reported).toEqual([{ type: 'upload.progress', loaded: 600, total: SIZE, rate: 0 }]);
+    target.complete();
+    await resumed.done;
+    expect(resumed.reported.at(-1)).toEqual({ type: 'upload.sent' });
+  });
+
+  it('a resumed transfer gives up after its retries and shows the interruption again; a first one at once', async () => {
+    const target = createFakeUploadTarget();
+    target.breakNext(1);
+    const first = start(target, { retryDelays: [5, 5, 5] });
+    await first.done;
+    expect(first.reported).toEqual([{ type: 'upload.progress', loaded: 0, total: SIZE, rate: 0 }, { type: 'upload.failed' }]);
+    expect(target.puts).toHaveLength(1);
+
+    target.breakNext(4);
+    const resumed = start(target, { resume: true, retryDelays: [5, 5, 5] });
+    await resumed.done;
+    expect(resumed.reported).toEqual([{ type: 'upload.failed' }]);
+    expect(target.puts).toHaveLength(5);
+  });
+
+  it('cancelling while a resumed transfer waits to try again stops it', async () => {
+    const target = createFakeUploadTarget();
+    target.breakNext(1);
+    const resumed = start(target, { resume: true, retryDelays: [60_000] });
+    await vi.waitFor(() => expect(target.puts).toHaveLength(1));
+    resumed.controller.abort();
+    await resumed.done;
+    expect(resumed.reported).toEqual([]);
+    expect(target.puts).toHaveLength(1);
   });
 
   it('a resumed transfer of a file the server already holds whole sends nothing more', async () => {

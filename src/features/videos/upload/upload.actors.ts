@@ -159,6 +159,30 @@ export interface SendFileOptions {
   now?: () => number;
   /** A fresh signed video location for the asset (its signature expired), or null. */
   freshVideoLocation?: (assetId: string, signal: AbortSignal) => Promise<string | null>;
+  /**
+   * A resumed transfer (the user pressed 'Reintentar') rides out a short outage: a connection that
+   * breaks is tried again after each of these waits before the interruption is shown again.
+   */
+  resumeRetryDelaysMs?: readonly number[];
+}
+
+/** A resumed transfer tries again after 1 s, 2 s and 4 s when the connection breaks. */
+export const RESUME_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
+
+/** Waits `ms`, or rejects with an AbortError as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
 }
 
 async function freshLocationFromServer(assetId: string, signal: AbortSignal): Promise<string | null> {
@@ -180,7 +204,12 @@ export async function transferFile(
   input: SendFileInput,
   report: (event: SendFileEvent) => void,
   signal: AbortSignal,
-  { createRequest = () => new XMLHttpRequest(), now = () => performance.now(), freshVideoLocation = freshLocationFromServer }: SendFileOptions = {},
+  {
+    createRequest = () => new XMLHttpRequest(),
+    now = () => performance.now(),
+    freshVideoLocation = freshLocationFromServer,
+    resumeRetryDelaysMs = RESUME_RETRY_DELAYS_MS,
+  }: SendFileOptions = {},
 ): Promise<void> {
   const { file } = input;
   const total = file.size;
@@ -242,13 +271,30 @@ export async function transferFile(
     return { type: 'upload.failed' };
   };
 
-  try {
-    const event = await outcome();
-    if (!signal.aborted) report(event);
-  } catch (error) {
-    if (signal.aborted) return;
-    if (!(error instanceof TransferBroken)) console.warn('The upload failed', error);
-    report({ type: 'upload.failed' });
+  // A first transfer that breaks shows the interruption at once; a resumed one tries a few more times.
+  const retryDelays = input.resume ? [...resumeRetryDelaysMs] : [];
+  for (;;) {
+    try {
+      const event = await outcome();
+      if (!signal.aborted) report(event);
+      return;
+    } catch (error) {
+      if (signal.aborted) return;
+      const delay = error instanceof TransferBroken ? retryDelays.shift() : undefined;
+      if (delay === undefined) {
+        if (!(error instanceof TransferBroken)) console.warn('The upload failed', error);
+        report({ type: 'upload.failed' });
+        return;
+      }
+      try {
+        await pause(delay, signal);
+      } catch {
+        return;
+      }
+      // Where the server stands is asked again: what arrived before the break is kept there.
+      offset = null;
+      ranged = true;
+    }
   }
 }
 
