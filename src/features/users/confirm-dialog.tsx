@@ -7,6 +7,8 @@ import { useDialog } from './use-dialog.ts';
 
 export interface ConfirmDialogProps<TSubject, TOutput> {
   actorRef: ActorRefFrom<DialogMachine<TSubject, undefined, TOutput>>;
+  /** Its place in the users dialogs' Modal.Stack (only the top one is shown and closes on Escape). */
+  stackId: string;
   title: (subject: TSubject) => string;
   question: (subject: TSubject) => string;
   confirm: string;
@@ -20,10 +22,11 @@ export interface ConfirmDialogProps<TSubject, TOutput> {
  * confirm button (a loader while working; then nothing can be pressed nor the dialog closed) and
  * Cancelar; a refusal stays open and says why.
  */
-export function ConfirmDialog<TSubject, TOutput>({ actorRef, title, question, confirm, color, failure }: ConfirmDialogProps<TSubject, TOutput>) {
+export function ConfirmDialog<TSubject, TOutput>({ actorRef, stackId, title, question, confirm, color, failure }: ConfirmDialogProps<TSubject, TOutput>) {
   const { opened, busy, failed, error, subject, close, submit } = useDialog(actorRef);
   return (
     <Modal
+      stackId={stackId}
       opened={opened}
       onClose={close}
       title={subject ? title(subject) : ''}

@@ -9,6 +9,7 @@ import { useDialog } from './use-dialog.ts';
 
 export interface InvitationLinkDialogProps {
   actorRef: ActorRefFrom<typeof invitationLinkDialog>;
+  stackId: string;
 }
 
 /**
@@ -16,10 +17,11 @@ export interface InvitationLinkDialogProps {
  * copy button ('Copiado' once copied), when it expires, and whether the server e-mailed it
  * ('Enviada por correo electrónico'; a failed send says to copy the link instead).
  */
-export function InvitationLinkDialog({ actorRef }: InvitationLinkDialogProps) {
+export function InvitationLinkDialog({ actorRef, stackId }: InvitationLinkDialogProps) {
   const { opened, subject, close } = useDialog(actorRef);
   return (
     <Modal
+      stackId={stackId}
       opened={opened}
       onClose={close}
       title={userAdminMessages.linkTitle}

@@ -8,6 +8,7 @@ import { useDialog } from './use-dialog.ts';
 
 export interface InviteUserDialogProps {
   actorRef: ActorRefFrom<typeof inviteUserDialog>;
+  stackId: string;
 }
 
 /**
@@ -15,10 +16,11 @@ export interface InviteUserDialogProps {
  * before sending, §5; the server's refusal shows under the field), Crear invitación (a loader while
  * it is created) and Cancelar. Success opens the invitation link dialog.
  */
-export function InviteUserDialog({ actorRef }: InviteUserDialogProps) {
+export function InviteUserDialog({ actorRef, stackId }: InviteUserDialogProps) {
   const dialog = useDialog(actorRef);
   return (
     <Modal
+      stackId={stackId}
       opened={dialog.opened}
       onClose={dialog.close}
       title={userAdminMessages.inviteTitle}

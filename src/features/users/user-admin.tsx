@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
+import { Modal } from '@mantine/core';
 import { useActorRef } from '@xstate/react';
 import { userAdminMessages } from '../../lib/messages.ts';
 import type { ToastStore } from '../../lib/toasts.ts';
@@ -39,9 +40,12 @@ export function useUserAdmin({ queryClient, toasts, currentUser }: UserAdminOpti
   return {
     open,
     dialogs: (
-      <>
+      // One stack: the list stays under its confirmations and forms, only the top dialog shows on a
+      // phone's screen and closes on Escape.
+      <Modal.Stack>
         <UserListDialog
           actorRef={listRef}
+          stackId="users-list"
           toasts={toasts}
           currentUser={me}
           onChangeRole={(user: Usuario) => roleRef.send({ type: 'dialog.open', subject: user })}
@@ -50,6 +54,7 @@ export function useUserAdmin({ queryClient, toasts, currentUser }: UserAdminOpti
         />
         <ConfirmDialog
           actorRef={roleRef}
+          stackId="users-role"
           title={(user) => (user.rol === 'admin' ? userAdminMessages.downgradeTitle : userAdminMessages.promoteTitle)}
           question={(user) =>
             user.rol === 'admin' ? userAdminMessages.downgradeQuestion(user.nombre) : userAdminMessages.promoteQuestion(user.nombre)
@@ -57,17 +62,18 @@ export function useUserAdmin({ queryClient, toasts, currentUser }: UserAdminOpti
           confirm={userAdminMessages.confirm}
           failure={(user, error) => roleChangeFailure(error, user, me)}
         />
-        <InviteUserDialog actorRef={inviteRef} />
-        <InvitationLinkDialog actorRef={linkRef} />
+        <InviteUserDialog actorRef={inviteRef} stackId="users-invite" />
+        <InvitationLinkDialog actorRef={linkRef} stackId="users-link" />
         <ConfirmDialog
           actorRef={revokeRef}
+          stackId="users-revoke"
           title={() => userAdminMessages.revokeTitle}
           question={(invitation) => userAdminMessages.revokeQuestion(invitation.email ?? '')}
           confirm={userAdminMessages.revoke}
           color="red"
           failure={() => userAdminMessages.revokeFailed}
         />
-      </>
+      </Modal.Stack>
     ),
   };
 }

@@ -13,6 +13,7 @@ import { useDialog } from './use-dialog.ts';
 
 export interface UserListDialogProps {
   actorRef: ActorRefFrom<typeof userListDialog>;
+  stackId: string;
   toasts: ToastStore;
   /** The signed-in administrator's user name (marked '(usted)'). */
   currentUser: string | null;
@@ -28,7 +29,7 @@ export interface UserListDialogProps {
  * Revocar. Both lists are read only while the dialog is open; a failed read of the users shows
  * 'Error al recuperar la lista de usuarios' and closes the dialog.
  */
-export function UserListDialog({ actorRef, toasts, currentUser, onChangeRole, onInvite, onRevoke }: UserListDialogProps) {
+export function UserListDialog({ actorRef, stackId, toasts, currentUser, onChangeRole, onInvite, onRevoke }: UserListDialogProps) {
   const { opened, close } = useDialog(actorRef);
   const queryClient = useQueryClient();
   const users = useQuery(usersQuery(opened));
@@ -48,6 +49,7 @@ export function UserListDialog({ actorRef, toasts, currentUser, onChangeRole, on
 
   return (
     <Modal
+      stackId={stackId}
       opened={opened}
       onClose={close}
       title={userAdminMessages.title}
