@@ -5,9 +5,12 @@ import type { AuditLogTable, Database } from '../../db/schema.ts';
 export type Executor = Kysely<Database>;
 export type AuditRow = Selectable<AuditLogTable>;
 
-/** Who made a change: a signed-in user (id and name), or null for the operator's command line. */
+/**
+ * Who made a change: a signed-in user (id and name); the operator's command line is either a null
+ * actor or an actor without an id that names itself (e.g. `{ id: null, nombre: 'cli' }`).
+ */
 export interface AuditActor {
-  id: number;
+  id: number | null;
   /** the name shown in the log (the user name at the time of the change) */
   nombre: string;
 }
