@@ -58,9 +58,6 @@ export function InvitationLinkDialog({ actorRef, stackId }: InvitationLinkDialog
                 </Button>
               )}
             </CopyButton>
-            <Button variant="default" onClick={close}>
-              {appLabels.close}
-            </Button>
           </Group>
         </Stack>
       )}
