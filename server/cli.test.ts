@@ -38,7 +38,7 @@ describe('command line: usage', () => {
   it('prints the help', async () => {
     const res = await runCli(env, ['help']);
     expect(res.code).toBe(0);
-    for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'help']) {
+    for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]', 'help']) {
       expect(res.stdout).toContain(command);
     }
   });
@@ -174,6 +174,22 @@ describeOnEachDatabase('command line', (server) => {
       ]);
       expect(cliRows.filter((r) => r.action === 'invitation.created').length).toBeGreaterThanOrEqual(2);
       expect(rows.some((r) => r.action === 'user.blocked' && r.detail === 'admin')).toBe(false);
+    });
+
+    it('audit prints those changes oldest first, by cli, with the values before and after; --since in the future prints none', async () => {
+      const res = await cli('audit', '--since', new Date(Date.now() - 3600_000).toISOString().slice(0, 10));
+      expect(res.code, res.stderr).toBe(0);
+      const lines = res.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^at\s+actor\s+action\s+subject\s+change$/);
+      const roleChanges = lines.filter((l) => /\suser\.role-changed\s/.test(l));
+      expect(roleChanges[0]).toMatch(/^\S+Z\s+cli\s+user\.role-changed\s+user \d+\s+.*"user" → "admin"/);
+      expect(roleChanges[1]).toMatch(/"admin" → "user"/);
+      expect(lines.findIndex((l) => /\suser\.blocked\s/.test(l))).toBeLessThan(lines.findIndex((l) => /\suser\.unblocked\s/.test(l)));
+      const future = await cli('audit', '--since', '2999-01-01');
+      expect(future.stdout.trim()).toBe('No changes recorded since 2999-01-01T00:00:00.000Z.');
+      const wrong = await cli('audit', '--since', 'ayer');
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('--since must be a date');
     });
   });
 });
