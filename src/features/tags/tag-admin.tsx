@@ -26,8 +26,8 @@ export function useTagAdmin(queryClient: QueryClient, toasts: ToastStore, keys: 
         <TagListDialog
           actorRef={listRef}
           stackId="tag-list"
-          tagsKey={keys.tags}
-          load={(signal) => logic.writes.loadTags(signal)}
+          tagsRead={logic.writes.tagsRead}
+          load={logic.writes.loadTags}
           onLoadFailed={logic.loadFailed}
           onCreate={() => formRef.send({ type: 'dialog.open', subject: { tag: null } })}
           onEdit={(tag) => formRef.send({ type: 'dialog.open', subject: { tag } })}

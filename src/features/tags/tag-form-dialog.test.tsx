@@ -253,6 +253,18 @@ describe('tag form dialog', () => {
     await waitFor(() => expect(listedNames()).toEqual(['Equipos', 'Formación', 'Ventas', 'ventas 2026']));
   });
 
+  it("a name over openapi.yaml's 50 characters gets the limit message and is not sent", async () => {
+    await openTagList();
+    await user.click(within(listDialog()).getByRole('button', { name: 'Nueva etiqueta' }));
+    before = { context: { subject: { tag: null } } } as Snapshot;
+    await user.type(field(), 'x'.repeat(51));
+    await user.click(saveButton());
+    await waitFor(() => expect(field()).toHaveAccessibleDescription('* Este campo no puede contener más de 50 carácteres'));
+    expect(fake.posts).toEqual([]);
+    await user.type(field(), '{Backspace}');
+    expect(field()).not.toHaveAccessibleDescription('* Este campo no puede contener más de 50 carácteres');
+  });
+
   it('a new tag is offered at once by the filter popover', async () => {
     await openTagList();
     await user.click(within(listDialog()).getByRole('button', { name: 'Nueva etiqueta' }));

@@ -110,6 +110,14 @@ describe('tag list dialog model coverage', () => {
 });
 
 describe('tag list dialog', () => {
+  it('a read that fails once is retried, and the list shows', async () => {
+    await openLibrary();
+    fake.failNextLists(1);
+    await executors['dialog.open']();
+    await waitFor(() => expect(listedNames()).toEqual(['Equipos', 'Formación', 'Ventas']));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('reads the tags again at each opening', async () => {
     await openLibrary();
     const before = fake.lists();
@@ -122,11 +130,14 @@ describe('tag list dialog', () => {
     await waitFor(() => expect(fake.lists()).toBe(before + 2));
   });
 
-  it("shows 'Error al recuperar la lista de etiquetas' when the list cannot be read, and Reintentar reads it", async () => {
+  it("shows 'Error al recuperar la lista de etiquetas' when the list cannot be read after its retries, and Reintentar reads it", async () => {
     await openLibrary();
-    fake.failNextList();
+    const before = fake.lists();
+    // The read and its 3 retries (SPEC.md §7) fail.
+    fake.failNextLists(4);
     await executors['dialog.open']();
     expect(await screen.findByRole('alert')).toHaveTextContent(LOAD_FAILED);
+    expect(fake.lists()).toBe(before + 4);
     // The dialog says it too, offers no tag to act on, and the page's 'Error obteniendo datos' stays away.
     expect(within(listDialog()).getByText(LOAD_FAILED)).toBeVisible();
     expect(within(listDialog()).queryByRole('row')).not.toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Button, Group, Loader, Modal, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { skipToken, useQuery, type QueryKey } from '@tanstack/react-query';
+import { useQuery, type QueryKey } from '@tanstack/react-query';
 import type { ActorRefFrom } from 'xstate';
 import { appLabels } from '../../components/app-labels.ts';
 import { tagAdminMessages } from '../../lib/messages.ts';
@@ -13,10 +13,10 @@ export interface TagListDialogProps {
   actorRef: ActorRefFrom<typeof tagListDialog>;
   /** Its place in the tag dialogs' `Modal.Stack`. */
   stackId: string;
-  /** The cached tags' key: the list shows what the cache holds (the writes keep it right). */
-  tagsKey: QueryKey;
-  /** Reads the tags into the cache (rejects when the read fails). */
-  load: (signal: AbortSignal) => Promise<unknown>;
+  /** The cached tags: the list shows what the cache holds (`load` and the writes keep it right). */
+  tagsRead: { queryKey: QueryKey; queryFn: (context: { signal: AbortSignal }) => Promise<Etiqueta[]> };
+  /** Reads the tags into the cache (rejects when the read has failed after its retries). */
+  load: () => Promise<unknown>;
   /** The read failed: tell the user ('Error al recuperar la lista de etiquetas'). */
   onLoadFailed: () => void;
   onCreate: () => void;
@@ -31,25 +31,30 @@ type LoadState = 'loading' | 'loaded' | 'failed';
  * Eliminar buttons, and 'Nueva etiqueta'. A failed read shows 'Error al recuperar la lista de
  * etiquetas' (a toast) and Reintentar in the dialog.
  */
-export function TagListDialog({ actorRef, stackId, tagsKey, load, onLoadFailed, onCreate, onEdit, onDelete }: TagListDialogProps) {
+export function TagListDialog({ actorRef, stackId, tagsRead, load, onLoadFailed, onCreate, onEdit, onDelete }: TagListDialogProps) {
   const { opened, opening, close } = useDialog(actorRef);
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<LoadState>('loading');
-  const tags = useQuery<Etiqueta[]>({ queryKey: tagsKey, queryFn: skipToken });
+  // Never fetches by itself (`load` does, at each opening), but keeps the query's own function:
+  // a retry of `load` runs whatever function the query holds at that moment.
+  const tags = useQuery({ ...tagsRead, enabled: false });
 
   useEffect(() => {
     if (!opened) return;
-    const controller = new AbortController();
+    // A read that ends after the dialog closed (or opened again) is not this opening's.
+    let current = true;
     setState('loading');
-    load(controller.signal).then(
-      () => setState('loaded'),
+    load().then(
+      () => current && setState('loaded'),
       () => {
-        if (controller.signal.aborted) return;
+        if (!current) return;
         setState('failed');
         onLoadFailed();
       },
     );
-    return () => controller.abort();
+    return () => {
+      current = false;
+    };
     // A read at each opening and at each Reintentar (`load` and `onLoadFailed` may be new functions each render).
   }, [opened, opening, attempt]);
 

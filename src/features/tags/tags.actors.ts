@@ -58,6 +58,7 @@ export interface TagCacheKeys {
  * rename or deletion also refreshes what shows tag names (the cards).
  */
 export function createTagWrites(queryClient: QueryClient, keys: TagCacheKeys) {
+  const readTags = async ({ signal }: { signal: AbortSignal }) => unwrap(await api.GET('/api/etiquetas', { signal }));
   const setTags = (update: (tags: Etiqueta[]) => Etiqueta[]) =>
     queryClient.setQueryData<Etiqueta[]>(keys.tags, (tags) => (tags ? update(tags).sort(byName) : tags));
   const refresh = (showingTags: boolean) => {
@@ -65,13 +66,23 @@ export function createTagWrites(queryClient: QueryClient, keys: TagCacheKeys) {
     if (showingTags) for (const queryKey of keys.showingTags) void queryClient.invalidateQueries({ queryKey });
   };
   return {
+    /** GET /api/etiquetas under the cached tags' key: what the list dialog shows (it never fetches by itself). */
+    tagsRead: { queryKey: keys.tags, queryFn: readTags },
+
     /**
-     * GET /api/etiquetas for the open dialog. Read here rather than through the cache's own fetch:
-     * its failure is the dialog's ('Error al recuperar la lista de etiquetas'), not the page's
-     * 'Error obteniendo datos'. The answer becomes the cached tags.
+     * GET /api/etiquetas for the open dialog, with the reads' retries, asked again whatever the
+     * cache holds; the answer becomes the cached tags. Its failure is the dialog's ('Error al
+     * recuperar la lista de etiquetas'), not the page's 'Error obteniendo datos': the read runs
+     * under a key of its own (the cached tags' key has the library's observers, whose options
+     * would replace `meta` while it retries).
      */
-    async loadTags(signal?: AbortSignal): Promise<Etiqueta[]> {
-      const tags = unwrap(await api.GET('/api/etiquetas', signal ? { signal } : {}));
+    async loadTags(): Promise<Etiqueta[]> {
+      const tags = await queryClient.fetchQuery({
+        queryKey: [...keys.tags, 'administration'],
+        queryFn: readTags,
+        staleTime: 0,
+        meta: { reportsOwnErrors: true },
+      });
       queryClient.setQueryData<Etiqueta[]>(keys.tags, tags);
       return tags;
     },

@@ -59,8 +59,8 @@ export interface FakeTags {
   held: (write: Write) => number;
   /** Answers the oldest held write of a kind (waits until one arrives). */
   answer: (write: Write, outcome: Outcome) => Promise<void>;
-  /** The next tag list answers 500. */
-  failNextList: () => void;
+  /** The next `count` tag lists answer 500. */
+  failNextLists: (count: number) => void;
 }
 
 const spanish = new Intl.Collator('es', { sensitivity: 'base' });
@@ -71,7 +71,7 @@ export function serveTags(): FakeTags {
   let videos = [MEETING, PRODUCT].map((entry) => ({ ...entry, etiquetas: entry.etiquetas.map((tag) => tag.id) }));
   let nextId = 20;
   let lists = 0;
-  let failList = false;
+  let failLists = 0;
   const held: Array<{ write: Write; settle: (outcome: Outcome) => void }> = [];
   const sorted = () => [...tags].sort((a, b) => spanish.compare(a.nombre, b.nombre));
   const named = (ids: number[]) => ids.flatMap((id) => tags.filter((tag) => tag.id === id));
@@ -91,8 +91,8 @@ export function serveTags(): FakeTags {
       const [entry] = held.splice(index, 1);
       entry!.settle(outcome);
     },
-    failNextList: () => {
-      failList = true;
+    failNextLists: (count) => {
+      failLists = count;
     },
   };
   const hold = (write: Write) => new Promise<Outcome>((settle) => held.push({ write, settle }));
@@ -108,8 +108,8 @@ export function serveTags(): FakeTags {
     }),
     http.get('/api/etiquetas', ({ response }) => {
       lists += 1;
-      if (failList) {
-        failList = false;
+      if (failLists > 0) {
+        failLists -= 1;
         return problem(500, 'internal-server-error');
       }
       return response(200).json(sorted());
