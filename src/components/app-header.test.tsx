@@ -67,6 +67,17 @@ describe('AppHeader', () => {
     expect(onUploadVideo).toHaveBeenCalledOnce();
   });
 
+  it('Administrar etiquetas is enabled once the layout hands it the tag dialogs, and opens them', async () => {
+    const user = userEvent.setup();
+    const onManageTags = vi.fn();
+    renderHeader({ nombre: 'Root', isAdmin: true, onLogout: () => {}, onManageTags });
+    await openMenu(user, 'Root');
+    expect(screen.getByRole('menuitem', { name: 'Administrar etiquetas' })).toBeEnabled();
+    expect(screen.getByRole('menuitem', { name: 'Subir video' })).toBeDisabled();
+    await user.click(screen.getByRole('menuitem', { name: 'Administrar etiquetas' }));
+    expect(onManageTags).toHaveBeenCalledOnce();
+  });
+
   // That it keeps the list's filters is the authenticated layout's doing: tests/ui/app-routes.test.tsx.
   it('Ver estadísticas goes to /statistics', async () => {
     const user = userEvent.setup();
