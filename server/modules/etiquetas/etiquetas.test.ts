@@ -118,6 +118,15 @@ describeOnEachDatabase('etiquetas: administrators create, rename and delete tags
     });
   });
 
+  it('lets one of several simultaneous creations of one name (in any case or accents) in; the others are 409', async () => {
+    const before = await auditCount();
+    const answers = await Promise.all(['Teatro Ñ', 'teatro ñ', 'TEATRO N', 'Teatro N', 'teatro n'].map((nombre) => create(nombre)));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.statusCode === 409)) expect(res.json()).toMatchObject({ type: 'conflict' });
+    expect((await names()).filter((n) => n.toLowerCase().startsWith('teatro'))).toHaveLength(1);
+    expect(await auditCount()).toBe(before + 1);
+  });
+
   describe('rename', () => {
     it('answers the renamed tag; its videos carry and are found by the new name; the audit has before and after', async () => {
       const tag = (await create('Deportes')).json() as Etiqueta;
