@@ -41,13 +41,14 @@ const taken = (nombre: string, existing: string) =>
 
 const tagNotFound = () => new HttpProblem(404, 'resource-not-found', 'no such tag');
 
-/** Runs a write; a unique violation (another request took the name meanwhile) is the same 409. */
-async function uniquely<T>(nombre: string, write: () => Promise<T>): Promise<T> {
+/** Runs a write; a unique violation (another request took the name meanwhile) is the same 409, naming that tag. */
+async function uniquely<T>(ctx: TagsContext, nombre: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw taken(nombre, nombre);
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await findTagByKey(ctx.db.kysely, tagKey(nombre));
+    throw taken(nombre, existing?.nombre ?? nombre);
   }
 }
 
@@ -59,7 +60,7 @@ export async function createEtiqueta(ctx: TagsContext, actor: AuditActor, body: 
   const nombre = checkName(body.nombre, 'body.nombre');
   const key = tagKey(nombre);
   const at = now();
-  return uniquely(nombre, () =>
+  return uniquely(ctx, nombre, () =>
     ctx.db.kysely.transaction().execute(async (trx) => {
       const existing = await findTagByKey(trx, key);
       if (existing) throw taken(nombre, existing.nombre);
@@ -81,7 +82,7 @@ export async function patchEtiqueta(ctx: TagsContext, actor: AuditActor, id: num
   const key = tagKey(nombre);
   const { kysely, dialect } = ctx.db;
   const at = now();
-  return uniquely(nombre, () =>
+  return uniquely(ctx, nombre, () =>
     kysely.transaction().execute(async (trx) => {
       const tag = await findTagById(trx, id);
       if (!tag) throw tagNotFound();

@@ -122,7 +122,10 @@ describeOnEachDatabase('etiquetas: administrators create, rename and delete tags
     const before = await auditCount();
     const answers = await Promise.all(['Teatro Ñ', 'teatro ñ', 'TEATRO N', 'Teatro N', 'teatro n'].map((nombre) => create(nombre)));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
-    for (const res of answers.filter((r) => r.statusCode === 409)) expect(res.json()).toMatchObject({ type: 'conflict' });
+    const made = (answers.find((r) => r.statusCode === 201)!.json() as Etiqueta).nombre;
+    for (const res of answers.filter((r) => r.statusCode === 409)) {
+      expect(res.json()).toMatchObject({ type: 'conflict', detail: expect.stringContaining(`a tag named "${made}" exists`) as string });
+    }
     expect((await names()).filter((n) => n.toLowerCase().startsWith('teatro'))).toHaveLength(1);
     expect(await auditCount()).toBe(before + 1);
   });
