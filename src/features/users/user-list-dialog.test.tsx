@@ -150,6 +150,17 @@ describe('user list dialog', () => {
     expect(fake.gets('/api/usuarios')).toBe(5);
   });
 
+  it('a failed invitation list says so in its section; the users stay listed and the dialog open', async () => {
+    await openLibrary();
+    fake.failInvitationList();
+    await openUserAdmin(user);
+    expect(await within(listDialog()).findByText('No se ha podido recuperar la lista de invitaciones')).toBeVisible();
+    expect(userItem(ANA.nombre)).toBeVisible();
+    expect(within(listDialog()).getByRole('button', { name: 'Nuevo usuario' })).toBeEnabled();
+    expect(screen.queryByText(LOAD_FAILED)).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Error obteniendo datos' })).not.toBeInTheDocument();
+  });
+
   it('a user who is not an administrator has no Administrar usuarios entry', async () => {
     await openLibrary('user');
     await user.click(screen.getByRole('button', { name: /Menú de usuario/ }));

@@ -76,6 +76,8 @@ export interface FakeAccounts {
   /** Every GET /api/usuarios answers 500 from now on (retries included) until `listUsersAgain`. */
   failUserList: () => void;
   listUsersAgain: () => void;
+  /** Every GET /api/register-invitations answers 500 from now on. */
+  failInvitationList: () => void;
   /** What the server says of the e-mail of the next invitations. */
   emailDelivery: (delivery: EmailDelivery) => void;
 }
@@ -86,6 +88,7 @@ export function serveAccounts(): FakeAccounts {
   let invitations = [PENDING, USED, EXPIRED].map((entry) => ({ ...entry }));
   let nextId = 40;
   let failUsers = false;
+  let failInvitations = false;
   let delivery: EmailDelivery = 'not-configured';
   const counts = new Map<string, number>();
   const count = (path: string) => counts.set(path, (counts.get(path) ?? 0) + 1);
@@ -113,6 +116,9 @@ export function serveAccounts(): FakeAccounts {
     },
     listUsersAgain: () => {
       failUsers = false;
+    },
+    failInvitationList: () => {
+      failInvitations = true;
     },
     emailDelivery: (next) => {
       delivery = next;
@@ -147,6 +153,7 @@ export function serveAccounts(): FakeAccounts {
     }),
     http.get('/api/register-invitations', ({ response }) => {
       count('/api/register-invitations');
+      if (failInvitations) return problem(500, 'internal-server-error');
       return response(200).json(invitations);
     }),
     http.post('/api/register-invitations', async ({ request, response }) => {
