@@ -3,7 +3,7 @@ import type { ActorRefFrom } from 'xstate';
 import { appLabels } from '../../components/app-labels.ts';
 import { tagAdminMessages } from '../../lib/messages.ts';
 import type { deleteTagDialog } from './tags.actors.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../lib/use-dialog.ts';
 
 export interface DeleteTagDialogProps {
   /** The running delete dialog (`createTagAdminLogic(…).deleteLogic`). */

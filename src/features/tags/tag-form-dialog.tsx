@@ -5,7 +5,7 @@ import { appLabels } from '../../components/app-labels.ts';
 import { tagAdminMessages, validationMessages, videoFormMessages } from '../../lib/messages.ts';
 import { validateTagNombre, type TagNombreError } from './tag-form.rules.ts';
 import { isDuplicateName, type TagFormSubject, type tagFormDialog } from './tags.actors.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../lib/use-dialog.ts';
 
 export interface TagFormDialogProps {
   /** The running form dialog (`createTagAdminLogic(…).formLogic`). */

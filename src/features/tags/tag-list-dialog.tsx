@@ -6,7 +6,7 @@ import type { ActorRefFrom } from 'xstate';
 import { appLabels } from '../../components/app-labels.ts';
 import { tagAdminMessages } from '../../lib/messages.ts';
 import type { Etiqueta, tagListDialog } from './tags.actors.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../lib/use-dialog.ts';
 
 export interface TagListDialogProps {
   /** The running list dialog (`createTagAdminLogic(…).listLogic`). */

@@ -3,7 +3,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { DialogMachine } from '../../../machines/dialog/dialog.machine.ts';
 import { appLabels } from '../../components/app-labels.ts';
 import { userAdminMessages } from '../../lib/messages.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../lib/use-dialog.ts';
 
 export interface ConfirmDialogProps<TSubject, TOutput> {
   actorRef: ActorRefFrom<DialogMachine<TSubject, undefined, TOutput>>;

@@ -5,7 +5,7 @@ import { appLabels } from '../../components/app-labels.ts';
 import { userAdminMessages } from '../../lib/messages.ts';
 import type { invitationLinkDialog } from './users.actors.ts';
 import { formatDateTime } from './user-format.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../lib/use-dialog.ts';
 
 export interface InvitationLinkDialogProps {
   actorRef: ActorRefFrom<typeof invitationLinkDialog>;

@@ -4,7 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import { appLabels } from '../../components/app-labels.ts';
 import { userAdminMessages } from '../../lib/messages.ts';
 import { inviteFailure, type inviteUserDialog } from './users.actors.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../lib/use-dialog.ts';
 
 export interface InviteUserDialogProps {
   actorRef: ActorRefFrom<typeof inviteUserDialog>;

@@ -9,7 +9,7 @@ import type { ToastStore } from '../../lib/toasts.ts';
 import { showLoadFailure, type userListDialog } from './users.actors.ts';
 import { invitationsQuery, isPending, userKeys, usersQuery, type Invitation, type Usuario } from './users.queries.ts';
 import { formatDateTime } from './user-format.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../lib/use-dialog.ts';
 
 export interface UserListDialogProps {
   actorRef: ActorRefFrom<typeof userListDialog>;

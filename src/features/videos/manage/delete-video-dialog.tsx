@@ -3,7 +3,7 @@ import type { ActorRefFrom } from 'xstate';
 import { appLabels } from '../../../components/app-labels.ts';
 import { videoDialogMessages } from '../../../lib/messages.ts';
 import type { deleteVideoDialog } from './manage.actors.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
 
 export interface DeleteVideoDialogProps {
   /** The running delete dialog (`createVideoManagementLogic(…).deleteLogic`). */

@@ -7,7 +7,7 @@ import { videoDialogMessages } from '../../../lib/messages.ts';
 import { VideoFormFields } from '../upload/video-form-fields.tsx';
 import type { Video } from '../videos.queries.ts';
 import { formValuesOf, type editVideoDialog } from './manage.actors.ts';
-import { useDialog } from './use-dialog.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
 
 export interface EditVideoDialogProps {
   /** The running edit dialog (`createVideoManagementLogic(…).editLogic`). */
