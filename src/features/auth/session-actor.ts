@@ -67,6 +67,12 @@ export interface AuthOptions {
  * read that failed after its retries opens 'Error obteniendo datos' (`readFailed`, from the query cache).
  */
 export function createAuth({ queryClient, goToLogin }: AuthOptions): AppAuth {
+  /**
+   * The stored token the server refused (401/403). A page's first calls (route loaders) may be
+   * answered before the authenticated area tells the session it is entered; the session ignores
+   * problems outside the area, so it also checks this when it enters: a refused token is no session.
+   */
+  let refusedToken: string | null = null;
   const session = createActor(
     appSessionMachine.provide({
       actions: {
@@ -76,9 +82,23 @@ export function createAuth({ queryClient, goToLogin }: AuthOptions): AppAuth {
         },
         goToLogin: () => goToLogin(),
       },
+      guards: {
+        hasToken: () => {
+          const token = getToken();
+          return token !== null && token !== refusedToken;
+        },
+      },
     }),
   ).start();
-  const stopProblems = forwardApiProblems(session, onApiProblem, expiryEventFor);
+  const stopProblems = forwardApiProblems(
+    session,
+    (listener) =>
+      onApiProblem((problem) => {
+        if (expiryEventFor(problem)) refusedToken = getToken();
+        listener(problem);
+      }),
+    expiryEventFor,
+  );
   const claims = () => decodeClaims(getToken());
 
   return {

@@ -5,7 +5,9 @@ import { api, unwrap } from '../../lib/api/client.ts';
 /**
  * The reads of 'Administrar usuarios' (SPEC.md §7): the users and the invitations, fetched only
  * while the dialog is open (`enabled`). Their failure is the dialog's to report (a toast, and the
- * dialog closes), not the app's 'Error obteniendo datos': `meta.reportsOwnErrors`.
+ * dialog closes), not the app's 'Error obteniendo datos': `meta.reportsOwnErrors`. Each opening reads
+ * them afresh (`staleTime: 0`): people register and sign in between two openings, and an
+ * administrator must see them.
  *
  * Keys: `['usuarios']` (every user), `['register-invitations']` (every invitation).
  */
@@ -29,6 +31,7 @@ export function usersQuery(enabled: boolean) {
     queryKey: userKeys.list,
     queryFn: async ({ signal }): Promise<Usuario[]> => unwrap(await api.GET('/api/usuarios', { signal })),
     enabled,
+    staleTime: 0,
     meta: ownErrors,
   });
 }
@@ -39,6 +42,7 @@ export function invitationsQuery(enabled: boolean) {
     queryKey: userKeys.invitations,
     queryFn: async ({ signal }): Promise<Invitation[]> => unwrap(await api.GET('/api/register-invitations', { signal })),
     enabled,
+    staleTime: 0,
     meta: ownErrors,
   });
 }
