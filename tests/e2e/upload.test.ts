@@ -170,9 +170,8 @@ describe('uploading and managing videos in Chromium', () => {
     await fillForm({ titulo: 'Grabación larga', corta: 'Una grabación que se cortó a medias' });
     await proxy.cut();
     await wizard.getByText('La subida se ha interrumpido').waitFor({ timeout: 30_000 });
-    const stoppedAt = await progressValue();
-    expect(stoppedAt).toBeGreaterThan(0);
-    expect(stoppedAt).toBeLessThan(100);
+    // The bar stays where the browser last reported progress (it may not have reported any before the cut).
+    expect(await progressValue()).toBeLessThan(100);
     await screenshot(page, 'upload-interrupted-desktop');
 
     // The network is back (the outage lasts 3 s), and the person tries again.
