@@ -1,6 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ActorRefFrom } from 'xstate';
-import { appLabels } from '../../components/app-labels.ts';
 import { tagAdminMessages } from '../../lib/messages.ts';
 import type { deleteTagDialog } from './tags.actors.ts';
 import { useDialog } from '../../lib/use-dialog.ts';
@@ -27,7 +26,6 @@ export function DeleteTagDialog({ actorRef, stackId }: DeleteTagDialogProps) {
       centered
       closeOnClickOutside={!busy}
       withCloseButton={!busy}
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       <Stack gap="lg">
         <Text>{subject ? tagAdminMessages.deleteQuestion(subject.nombre) : null}</Text>

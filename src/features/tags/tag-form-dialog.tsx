@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import type { ActorRefFrom } from 'xstate';
-import { appLabels } from '../../components/app-labels.ts';
 import { tagAdminMessages, validationMessages, videoFormMessages } from '../../lib/messages.ts';
 import { validateTagNombre, type TagNombreError } from './tag-form.rules.ts';
 import { isDuplicateName, type TagFormSubject, type tagFormDialog } from './tags.actors.ts';
@@ -38,7 +37,6 @@ export function TagFormDialog({ actorRef, stackId }: TagFormDialogProps) {
       centered
       closeOnClickOutside={!dialog.busy}
       withCloseButton={!dialog.busy}
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       {dialog.subject && (
         <TagForm

@@ -3,7 +3,6 @@ import { ActionIcon, Button, Group, Loader, Modal, ScrollArea, Stack, Table, Tex
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, type QueryKey } from '@tanstack/react-query';
 import type { ActorRefFrom } from 'xstate';
-import { appLabels } from '../../components/app-labels.ts';
 import { tagAdminMessages } from '../../lib/messages.ts';
 import type { Etiqueta, tagListDialog } from './tags.actors.ts';
 import { useDialog } from '../../lib/use-dialog.ts';
@@ -67,7 +66,6 @@ export function TagListDialog({ actorRef, stackId, tagsRead, load, onLoadFailed,
       title={tagAdminMessages.listTitle}
       centered
       size="md"
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       <Stack gap="md">
         <Group justify="flex-end">

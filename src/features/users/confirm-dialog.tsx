@@ -1,7 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ActorRefFrom } from 'xstate';
 import type { DialogMachine } from '../../../machines/dialog/dialog.machine.ts';
-import { appLabels } from '../../components/app-labels.ts';
 import { userAdminMessages } from '../../lib/messages.ts';
 import { useDialog } from '../../lib/use-dialog.ts';
 
@@ -34,7 +33,6 @@ export function ConfirmDialog<TSubject, TOutput>({ actorRef, stackId, title, que
       closeOnEscape={!busy}
       closeOnClickOutside={!busy}
       withCloseButton={!busy}
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       <Stack gap="lg">
         <Text>{subject ? question(subject) : null}</Text>

@@ -1,7 +1,6 @@
 import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconCopy, IconMailCheck } from '@tabler/icons-react';
 import type { ActorRefFrom } from 'xstate';
-import { appLabels } from '../../components/app-labels.ts';
 import { userAdminMessages } from '../../lib/messages.ts';
 import type { invitationLinkDialog } from './users.actors.ts';
 import { formatDateTime } from './user-format.ts';
@@ -26,7 +25,6 @@ export function InvitationLinkDialog({ actorRef, stackId }: InvitationLinkDialog
       onClose={close}
       title={userAdminMessages.linkTitle}
       centered
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       {subject && (
         <Stack gap="md">

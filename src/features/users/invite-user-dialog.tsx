@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import type { ActorRefFrom } from 'xstate';
-import { appLabels } from '../../components/app-labels.ts';
 import { userAdminMessages } from '../../lib/messages.ts';
 import { inviteFailure, type inviteUserDialog } from './users.actors.ts';
 import { useDialog } from '../../lib/use-dialog.ts';
@@ -28,7 +27,6 @@ export function InviteUserDialog({ actorRef, stackId }: InviteUserDialogProps) {
       closeOnEscape={!dialog.busy}
       closeOnClickOutside={!dialog.busy}
       withCloseButton={!dialog.busy}
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       <InviteForm
         key={dialog.opening}

@@ -3,7 +3,6 @@ import { Badge, Box, Button, Group, Loader, Modal, Paper, Stack, Text, Title } f
 import { IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ActorRefFrom } from 'xstate';
-import { appLabels } from '../../components/app-labels.ts';
 import { userAdminMessages } from '../../lib/messages.ts';
 import type { ToastStore } from '../../lib/toasts.ts';
 import { showLoadFailure, type userListDialog } from './users.actors.ts';
@@ -55,7 +54,6 @@ export function UserListDialog({ actorRef, stackId, toasts, currentUser, onChang
       title={userAdminMessages.title}
       centered
       size="lg"
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       <Stack gap="lg">
         <Group justify="space-between" wrap="nowrap">

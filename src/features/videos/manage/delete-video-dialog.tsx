@@ -1,6 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ActorRefFrom } from 'xstate';
-import { appLabels } from '../../../components/app-labels.ts';
 import { videoDialogMessages } from '../../../lib/messages.ts';
 import type { deleteVideoDialog } from './manage.actors.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
@@ -25,7 +24,6 @@ export function DeleteVideoDialog({ actorRef }: DeleteVideoDialogProps) {
       closeOnEscape={!busy}
       closeOnClickOutside={!busy}
       withCloseButton={!busy}
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       <Stack gap="lg">
         <Text>{subject ? videoDialogMessages.deleteQuestion(subject.titulo) : null}</Text>

@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import type { ActorRefFrom } from 'xstate';
 import { validateVideoForm, type VideoFormValues } from '../../../../machines/video-form/video-form.rules.ts';
-import { appLabels } from '../../../components/app-labels.ts';
 import { videoDialogMessages } from '../../../lib/messages.ts';
 import { VideoFormFields } from '../upload/video-form-fields.tsx';
 import type { Video } from '../videos.queries.ts';
@@ -31,7 +30,6 @@ export function EditVideoDialog({ actorRef }: EditVideoDialogProps) {
       closeOnEscape={!dialog.busy}
       closeOnClickOutside={!dialog.busy}
       withCloseButton={!dialog.busy}
-      closeButtonProps={{ 'aria-label': appLabels.close }}
     >
       {dialog.subject && (
         <EditVideoForm

@@ -77,8 +77,8 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
     <Modal.Root opened={!ended} onClose={cancel} size="lg" fullScreen={phone} closeOnClickOutside={false} closeOnEscape={!busy}>
       <Modal.Overlay />
       <Modal.Content>
-        {/* A div, not Mantine's <header>: the page's header stays the one banner landmark. */}
-        <Modal.Header component="div">
+        {/* A div, not Mantine's <header> (the theme's ModalHeader default): the page's header stays the one banner landmark. */}
+        <Modal.Header>
           <Modal.Title>{uploadMessages.title}</Modal.Title>
           {!busy && <Modal.CloseButton aria-label={appLabels.close} />}
         </Modal.Header>
