@@ -19,22 +19,9 @@ const header = (value: string | string[] | undefined): string | undefined => (Ar
  * signature first (403 `invalid-signature`, also once expired), then the file (404), then
  * conditional requests (304) and byte ranges (206 / 416), streamed from storage.
  */
-/** Temporary files older than this are left over by a crash or an abandoned upload: removed at start. */
-export const ABANDONED_AFTER_MS = 24 * 3600 * 1000;
-
 export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
   return {
     name: 'media',
-    plugin: async (scope) => {
-      scope.addHook('onReady', async () => {
-        try {
-          const removed = await storage.cleanupTemporary(new Date(Date.now() - ABANDONED_AFTER_MS));
-          if (removed > 0) ctx.log.info({ removed }, 'media: removed abandoned temporary files');
-        } catch (error) {
-          ctx.log.warn({ err: error }, 'media: could not clean up temporary files');
-        }
-      });
-    },
     handlers: {
       getMedia: async (request, reply) => {
         const { id, file } = request.params;
