@@ -9,15 +9,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { DialogEvent } from '../../../machines/dialog/dialog.types.ts';
 import {
-  coverageReport,
   coveringPaths,
   createMachineModel,
-  runPath,
   type DoneEvent,
   type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../../tests/utils/machine-model.ts';
+import { describeConfirmationModel } from '../../../tests/utils/model/confirmation-dialog.ts';
 import { sessionToken } from '../../../tests/utils/msw.ts';
 import { renderApp } from '../../../tests/utils/render-app.tsx';
 import { deleteTagDialog, type Etiqueta } from './tags.actors.ts';
@@ -159,38 +158,16 @@ const states = {
   },
 } satisfies StateChecks<Snapshot>;
 
-describe('delete tag dialog model (library page, administrator)', () => {
-  for (const { name, path } of paths) {
-    it(name, async () => {
-      before = model.initial;
-      await openTagList();
-      await runPath(path, states, executors);
-    });
-  }
-});
-
-describe('delete tag dialog model coverage', () => {
-  it('walks every state and transition a confirmation can reach; only the form rules stay unused', () => {
-    const report = coverageReport(deleteTagDialog, paths, { events, states, executors });
-    expect(report).toEqual({
-      undescribed: [],
-      // A confirmation has no rules (validate accepts everything, nothing is ever a no-op):
-      unvisited: ['node dialog.open.invalid'],
-      untaken: [
-        'transition dialog.open on dialog.submit #0',
-        'transition dialog.open on dialog.submit #2',
-        'transition dialog.failed on dialog.submit #0',
-        'transition dialog.failed on dialog.submit #2',
-      ],
-      undeclared: [],
-      deadEnds: [],
-      unusedEvents: [],
-      uncheckedStates: ['#dialog.open.invalid'],
-      unknownChecks: [],
-      undrivenEvents: [],
-      unusedExecutors: [],
-    });
-  });
+describeConfirmationModel('delete tag dialog', 'library page, administrator', {
+  machine: deleteTagDialog,
+  paths,
+  events,
+  states,
+  executors,
+  start: async () => {
+    before = model.initial;
+    await openTagList();
+  },
 });
 
 describe('delete tag dialog', () => {

@@ -11,15 +11,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { DialogEvent } from '../../../machines/dialog/dialog.types.ts';
 import {
-  coverageReport,
   coveringPaths,
   createMachineModel,
-  runPath,
   type DoneEvent,
   type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../../tests/utils/machine-model.ts';
+import { describeConfirmationModel } from '../../../tests/utils/model/confirmation-dialog.ts';
 import { sessionToken } from '../../../tests/utils/msw.ts';
 import { renderApp } from '../../../tests/utils/render-app.tsx';
 import { changeRoleDialog } from './users.actors.ts';
@@ -168,37 +167,16 @@ const states = {
   },
 } satisfies StateChecks<Snapshot>;
 
-describe('change role dialog model (user list, administrator)', () => {
-  for (const { name, path } of paths) {
-    it(name, async () => {
-      before = model.initial;
-      await openUsers();
-      await runPath(path, states, executors);
-    });
-  }
-});
-
-describe('change role dialog model coverage', () => {
-  it('walks every state and transition a confirmation can reach; only the form rules stay unused', () => {
-    const report = coverageReport(changeRoleDialog, paths, { events, states, executors });
-    expect(report).toEqual({
-      undescribed: [],
-      unvisited: ['node dialog.open.invalid'],
-      untaken: [
-        'transition dialog.open on dialog.submit #0',
-        'transition dialog.open on dialog.submit #2',
-        'transition dialog.failed on dialog.submit #0',
-        'transition dialog.failed on dialog.submit #2',
-      ],
-      undeclared: [],
-      deadEnds: [],
-      unusedEvents: [],
-      uncheckedStates: ['#dialog.open.invalid'],
-      unknownChecks: [],
-      undrivenEvents: [],
-      unusedExecutors: [],
-    });
-  });
+describeConfirmationModel('change role dialog', 'user list, administrator', {
+  machine: changeRoleDialog,
+  paths,
+  events,
+  states,
+  executors,
+  start: async () => {
+    before = model.initial;
+    await openUsers();
+  },
 });
 
 describe('change role dialog', () => {
