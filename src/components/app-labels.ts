@@ -25,4 +25,18 @@ export const appLabels = {
   statisticsTabGeneral: 'General',
   exportDashboard: 'Exportar dashboard',
   noData: 'No se han encontrado datos',
+  // The statistics dashboard (SPEC.md §2 "Statistics"); the spec quotes the title, the tab, the
+  // export buttons, 'Página N' and the empty state; the rest are accessible names it leaves open.
+  statisticsSummary: 'Resumen',
+  viewsPerDayTitle: 'Visualizaciones en los últimos 30 días',
+  viewsPerDayShowTable: 'Ver como tabla',
+  viewsPerDayDay: 'Día',
+  viewsPerDayViews: 'Visualizaciones',
+  previousPage: 'Página anterior',
+  nextPage: 'Página siguiente',
+  pageNumber: (page: number) => `Página ${page}`,
+  rowsPerPage: 'Filas por página',
+  exportTable: 'Exportar',
+  /** A table's 'Exportar' names its table (four buttons of the same text on one page). */
+  exportTableOf: (title: string) => `Exportar ${title}`,
 } as const;

@@ -333,3 +333,12 @@ export const userAdminMessages = {
   cancel: authMessages.cancel,
   confirm: 'Confirmar',
 } as const;
+
+/**
+ * The statistics dashboard (SPEC.md §2 "Statistics"): a read that failed, on the page and as the
+ * export's toast; its refresh button.
+ */
+export const statisticsMessages = {
+  loadFailed: 'Error al obtener los datos',
+  reload: dialogMessages.reload,
+} as const;

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { components, operations } from '../../../contract/openapi.gen.ts';
 import { api, unwrap } from '../../lib/api/client.ts';
+import { browserTimeZone } from '../../lib/time-zone.ts';
 
 /**
  * The library's reads (SPEC.md §7), one `queryOptions` per read, shared by the route loaders that
@@ -85,17 +86,8 @@ export interface VideoPage {
 }
 export type VideoListData = InfiniteData<VideoPage, number>;
 
-const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
-
-/** The browser's IANA time zone for the calendar filters, when it is one the contract accepts (else the server's UTC). */
-export function browserTimeZone(): string | undefined {
-  try {
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return typeof zone === 'string' && zone.length <= 64 && TIME_ZONE.test(zone) ? zone : undefined;
-  } catch {
-    return undefined;
-  }
-}
+// The browser's time zone is shared with the statistics (src/lib/time-zone.ts).
+export { browserTimeZone };
 
 /** The filters as keyed: only the ones set, plus the time zone (`this week` depends on it). */
 export function listQueryOf(filters: VideoListQuery, timeZone = browserTimeZone()): VideoListQuery {

@@ -1,49 +1,49 @@
-import { Button, Container, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
-import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
+import { useState } from 'react';
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { appLabels } from '../../components/app-labels.ts';
-import { ButtonLink } from '../../components/router-links.tsx';
-import { StatisticsTableCard } from '../../features/statistics/statistics-table-card.tsx';
-import { statisticsTables } from '../../features/statistics/statistics-tables.ts';
+import { createStatisticsExportLogic } from '../../features/statistics/statistics-export.actors.ts';
+import { StatisticsPage } from '../../features/statistics/statistics-page.tsx';
+import {
+  addressOfPaging,
+  statisticsTableIds,
+  tablePagings,
+  validateStatisticsSearch,
+  type StatisticsSearch,
+  type StatisticsTableId,
+  type TablePaging,
+} from '../../features/statistics/statistics-search.ts';
+import { infoBoxesQuery, statisticsTableQuery, viewsPerDayQuery } from '../../features/statistics/statistics.queries.ts';
 
+/**
+ * /statistics (SPEC.md §2): admin only. The tables' paging lives in the address (uma_, oma_,
+ * vmv_, vmr_ limit/offset/page; the list's filters are the layout's, src/routes/_auth.tsx). The
+ * loader primes every read without waiting: each part of the page shows its own skeleton, and its
+ * own failure with 'Recargar', never the error page.
+ */
 export const Route = createFileRoute('/_auth/statistics')({
+  validateSearch: (search: Record<string, unknown>): StatisticsSearch => validateStatisticsSearch(search),
   beforeLoad: ({ context: { auth } }) => {
     // Admin only (SPEC.md §6). Without any token the layout shows 'Sesión expirada' instead.
     if (auth.hasToken() && !auth.isAdmin()) throw redirect({ to: '/Forbidden' });
   },
-  component: StatisticsPage,
+  loaderDeps: ({ search }) => tablePagings(search),
+  loader: ({ context: { queryClient, auth }, deps }) => {
+    if (!auth.isAdmin()) return;
+    void queryClient.prefetchQuery(infoBoxesQuery());
+    void queryClient.prefetchQuery(viewsPerDayQuery());
+    for (const table of statisticsTableIds) {
+      void queryClient.prefetchQuery(statisticsTableQuery({ table, limit: deps[table].limit, offset: deps[table].offset }));
+    }
+  },
+  component: StatisticsRoute,
 });
 
-function StatisticsPage() {
-  return (
-    <Container size="xl" py="lg" component="main">
-      <Stack gap="lg">
-        <Group justify="space-between" align="center" wrap="wrap" gap="sm">
-          <Group gap="sm" wrap="nowrap">
-            {/* The list's filters come along (the layout retains them): back to the same list. */}
-            <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />}>
-              {appLabels.back}
-            </ButtonLink>
-            <Title order={1} fz="h2">{appLabels.statisticsTitle}</Title>
-          </Group>
-          {/* Enabled once the dashboard has data (statistics issue). */}
-          <Button leftSection={<IconDownload size={18} />} disabled>
-            {appLabels.exportDashboard}
-          </Button>
-        </Group>
-        <Tabs value="general">
-          <Tabs.List>
-            <Tabs.Tab value="general">{appLabels.statisticsTabGeneral}</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="general" pt="lg">
-            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-              {statisticsTables.map((table) => (
-                <StatisticsTableCard key={table.id} title={table.title} columns={table.columns} />
-              ))}
-            </SimpleGrid>
-          </Tabs.Panel>
-        </Tabs>
-      </Stack>
-    </Container>
-  );
+function StatisticsRoute() {
+  const pagings = Route.useLoaderDeps();
+  const navigate = Route.useNavigate();
+  const { toasts } = Route.useRouteContext();
+  const [exportLogic] = useState(() => createStatisticsExportLogic(toasts));
+  // Only this table's keys change: the list's filters and the other tables' pages stay.
+  const onPaging = (table: StatisticsTableId, paging: TablePaging) =>
+    void navigate({ search: (previous) => ({ ...previous, ...addressOfPaging(table, paging) }) });
+  return <StatisticsPage pagings={pagings} onPaging={onPaging} exportLogic={exportLogic} />;
 }

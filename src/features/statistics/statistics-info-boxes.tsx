@@ -1,0 +1,94 @@
+import type { ComponentType } from 'react';
+import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import {
+  IconBuilding,
+  IconCalendarStats,
+  IconChartBar,
+  IconEye,
+  IconStar,
+  IconUsers,
+  IconVideo,
+  type IconProps,
+} from '@tabler/icons-react';
+import { appLabels } from '../../components/app-labels.ts';
+import { StatisticsFailure } from './statistics-failure.tsx';
+import { formatCount, formatRating } from './statistics-tables.ts';
+import type { InfoBox } from './statistics.queries.ts';
+
+/** The Tabler icon of each box's `icon` (openapi.yaml names them); anything else gets a chart. */
+const ICONS: Record<string, ComponentType<IconProps>> = {
+  videos: IconVideo,
+  users: IconUsers,
+  organizations: IconBuilding,
+  views: IconEye,
+  'views-30d': IconCalendarStats,
+  rating: IconStar,
+};
+
+/** The boxes the server sends (videos, users, organisations, views, views in 30 days, rating): six skeletons meanwhile. */
+const SKELETON_BOXES = 6;
+
+/** A box's count: a whole number with es-ES grouping, the average rating with two decimals (4,25). */
+export function formatInfoBoxCount(box: Pick<InfoBox, 'id' | 'count'>): string {
+  return box.id === 'rating' || !Number.isInteger(box.count) ? formatRating(box.count) : formatCount(box.count);
+}
+
+export interface StatisticsInfoBoxesProps {
+  boxes: readonly InfoBox[] | undefined;
+  failed: boolean;
+  retrying: boolean;
+  onRetry: () => void;
+}
+
+/** The info boxes (SPEC.md §2): icon, count and title of each, in a grid of one to six columns. */
+export function StatisticsInfoBoxes({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesProps) {
+  if (failed && boxes === undefined) {
+    return (
+      <Card withBorder radius="md" padding="sm" component="section" aria-label={appLabels.statisticsSummary}>
+        <StatisticsFailure onRetry={onRetry} retrying={retrying} />
+      </Card>
+    );
+  }
+  const grid = { cols: { base: 1, xs: 2, md: 3, xl: 6 }, spacing: 'md', component: 'ul', style: { listStyle: 'none', padding: 0, margin: 0 } } as const;
+  if (boxes === undefined) {
+    return (
+      <SimpleGrid {...grid} aria-label={appLabels.statisticsSummary} aria-busy>
+        {Array.from({ length: SKELETON_BOXES }, (_, index) => (
+          <Card key={index} withBorder radius="md" padding="md" component="li" aria-hidden>
+            <Group gap="sm" wrap="nowrap">
+              <Skeleton circle height={40} />
+              <div style={{ flex: 1 }}>
+                <Skeleton height={22} width="50%" mb={8} />
+                <Skeleton height={12} width="80%" />
+              </div>
+            </Group>
+          </Card>
+        ))}
+      </SimpleGrid>
+    );
+  }
+  return (
+    <SimpleGrid {...grid} aria-label={appLabels.statisticsSummary}>
+      {boxes.map((box) => {
+        const Icon = ICONS[box.icon] ?? IconChartBar;
+        return (
+          <Card key={box.id} withBorder radius="md" padding="md" component="li">
+            <Group gap="sm" wrap="nowrap">
+              <ThemeIcon size={40} radius="md" variant="light" aria-hidden>
+                <Icon size={22} />
+              </ThemeIcon>
+              <div style={{ minWidth: 0 }}>
+                <Text fz={24} fw={700} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {formatInfoBoxCount(box)}
+                </Text>
+                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {box.title}
+                </Text>
+              </div>
+            </Group>
+          </Card>
+        );
+      })}
+    </SimpleGrid>
+  );
+}

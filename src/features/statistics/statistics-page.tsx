@@ -1,0 +1,120 @@
+import { Button, Container, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
+import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { appLabels } from '../../components/app-labels.ts';
+import { ButtonLink } from '../../components/router-links.tsx';
+import type { statisticsExportMachine } from '../../../machines/statistics-export/statistics-export.machine.ts';
+import type { StatisticsTableId, TablePaging } from './statistics-search.ts';
+import { StatisticsInfoBoxes } from './statistics-info-boxes.tsx';
+import { StatisticsTableCard } from './statistics-table-card.tsx';
+import { statisticsTables, type StatisticsTableDefinition } from './statistics-tables.ts';
+import { infoBoxesQuery, statisticsTableQuery, viewsPerDayQuery } from './statistics.queries.ts';
+import { ViewsPerDay } from './views-per-day.tsx';
+
+export interface StatisticsPageProps {
+  /** Each table's page, from the address. */
+  pagings: Record<StatisticsTableId, TablePaging>;
+  /** Another page or page size of a table: the route puts it in the address. */
+  onPaging: (table: StatisticsTableId, paging: TablePaging) => void;
+  /** The export machine with the app's side effects (`createStatisticsExportLogic`) or test doubles. */
+  exportLogic: typeof statisticsExportMachine;
+}
+
+/** What the query gives a section: its data, whether it failed, whether 'Recargar' is asking again. */
+function sectionState<T>(query: { data: T | undefined; isError: boolean; isFetching: boolean; refetch: () => unknown }) {
+  return {
+    failed: query.isError,
+    retrying: query.isError && query.isFetching,
+    onRetry: () => void query.refetch(),
+  };
+}
+
+interface TableSectionProps {
+  table: StatisticsTableDefinition;
+  paging: TablePaging;
+  onPaging: (table: StatisticsTableId, paging: TablePaging) => void;
+  onExport: (table: StatisticsTableId) => void;
+  exportBusy: boolean;
+  exporting: boolean;
+}
+
+function TableSection({ table, paging, onPaging, onExport, exportBusy, exporting }: TableSectionProps) {
+  const query = useQuery(statisticsTableQuery({ table: table.id, limit: paging.limit, offset: paging.offset }));
+  return (
+    <StatisticsTableCard
+      table={table}
+      paging={paging}
+      rows={query.data}
+      {...sectionState(query)}
+      onPaging={(next) => onPaging(table.id, next)}
+      onExport={() => onExport(table.id)}
+      exportBusy={exportBusy}
+      exporting={exporting}
+    />
+  );
+}
+
+/**
+ * The statistics dashboard (SPEC.md §2 "Statistics"): 'Volver' to the list as it was (the layout
+ * keeps its filters), 'Datos Generales', 'Exportar dashboard', the General tab with the info boxes,
+ * the views of the last 30 days and the four paged tables. Each part loads and fails on its own
+ * (the route primes every read without waiting); the exports run on the export machine.
+ */
+export function StatisticsPage({ pagings, onPaging, exportLogic }: StatisticsPageProps) {
+  const infoBoxes = useQuery(infoBoxesQuery());
+  const viewsPerDay = useQuery(viewsPerDayQuery());
+  const exporter = useActorRef(exportLogic);
+  const exportBusy = useSelector(exporter, (snapshot) => snapshot.hasTag('busy'));
+  const request = useSelector(exporter, (snapshot) => snapshot.context.request);
+
+  return (
+    <Container size="xl" py="lg" px={{ base: 'xs', sm: 'md' }} component="main">
+      <Stack gap="lg">
+        <Group justify="space-between" align="center" wrap="wrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            {/* The list's filters come along (the layout retains them): back to the same list. */}
+            <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />}>
+              {appLabels.back}
+            </ButtonLink>
+            <Title order={1} fz="h2">
+              {appLabels.statisticsTitle}
+            </Title>
+          </Group>
+          <Button
+            leftSection={<IconDownload size={18} aria-hidden />}
+            disabled={exportBusy && request?.kind !== 'dashboard'}
+            loading={request?.kind === 'dashboard'}
+            onClick={() => exporter.send({ type: 'export.dashboard' })}
+          >
+            {appLabels.exportDashboard}
+          </Button>
+        </Group>
+        <Tabs value="general">
+          <Tabs.List>
+            <Tabs.Tab value="general">{appLabels.statisticsTabGeneral}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="general" pt="lg">
+            <Stack gap="lg">
+              <StatisticsInfoBoxes boxes={infoBoxes.data} {...sectionState(infoBoxes)} />
+              <ViewsPerDay days={viewsPerDay.data} {...sectionState(viewsPerDay)} />
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+                {statisticsTables.map((table) => (
+                  <TableSection
+                    key={table.id}
+                    table={table}
+                    paging={pagings[table.id]}
+                    onPaging={onPaging}
+                    onExport={(id) => exporter.send({ type: 'export.table', table: id })}
+                    exportBusy={exportBusy}
+                    exporting={request?.kind === 'table' && request.table === table.id}
+                  />
+                ))}
+              </SimpleGrid>
+            </Stack>
+          </Tabs.Panel>
+        </Tabs>
+      </Stack>
+    </Container>
+  );
+}
