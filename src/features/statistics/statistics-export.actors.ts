@@ -50,6 +50,9 @@ export async function collectRows(request: StatisticsExportRequest, signal: Abor
  * browser's downloads, a failure as the toast 'Error al obtener los datos' (SPEC.md §2).
  */
 export function createStatisticsExportLogic(toasts: Pick<ToastStore, 'show'>) {
+  // The toast's actor is created just after the machine's step: XState warns when a machine is
+  // created while a custom action runs (it mistakes the new machine's initial context for an `assign`).
+  const showFailure = () => queueMicrotask(() => void toasts.show({ kind: 'error', message: statisticsMessages.loadFailed }));
   return statisticsExportMachine.provide({
     actors: {
       collectRows: fromPromise<StatisticsExportData, StatisticsExportRequest>(({ input, signal }) => collectRows(input, signal)),
@@ -59,9 +62,7 @@ export function createStatisticsExportLogic(toasts: Pick<ToastStore, 'show'>) {
         const file = exportFile(data);
         downloadFile(file.name, file.content);
       },
-      notifyFailure: () => {
-        toasts.show({ kind: 'error', message: statisticsMessages.loadFailed });
-      },
+      notifyFailure: showFailure,
     },
   });
 }

@@ -42,9 +42,17 @@ export interface StatisticsInfoBoxesProps {
 
 /** The info boxes (SPEC.md §2): icon, count and title of each, in a grid of one to six columns. */
 export function StatisticsInfoBoxes({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesProps) {
+  return (
+    <section aria-label={appLabels.statisticsSummary} aria-busy={boxes === undefined && !failed}>
+      <InfoBoxGrid boxes={boxes} failed={failed} retrying={retrying} onRetry={onRetry} />
+    </section>
+  );
+}
+
+function InfoBoxGrid({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesProps) {
   if (failed && boxes === undefined) {
     return (
-      <Card withBorder radius="md" padding="sm" component="section" aria-label={appLabels.statisticsSummary}>
+      <Card withBorder radius="md" padding="sm">
         <StatisticsFailure onRetry={onRetry} retrying={retrying} />
       </Card>
     );
@@ -52,7 +60,7 @@ export function StatisticsInfoBoxes({ boxes, failed, retrying, onRetry }: Statis
   const grid = { cols: { base: 1, xs: 2, md: 3, xl: 6 }, spacing: 'md', component: 'ul', style: { listStyle: 'none', padding: 0, margin: 0 } } as const;
   if (boxes === undefined) {
     return (
-      <SimpleGrid {...grid} aria-label={appLabels.statisticsSummary} aria-busy>
+      <SimpleGrid {...grid}>
         {Array.from({ length: SKELETON_BOXES }, (_, index) => (
           <Card key={index} withBorder radius="md" padding="md" component="li" aria-hidden>
             <Group gap="sm" wrap="nowrap">
@@ -68,7 +76,7 @@ export function StatisticsInfoBoxes({ boxes, failed, retrying, onRetry }: Statis
     );
   }
   return (
-    <SimpleGrid {...grid} aria-label={appLabels.statisticsSummary}>
+    <SimpleGrid {...grid}>
       {boxes.map((box) => {
         const Icon = ICONS[box.icon] ?? IconChartBar;
         return (
