@@ -501,9 +501,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Dashboard data (admin) — the info boxes, or one page of one table.
-         * @description `option=infoBox` answers the counters; `option=infoTable` with `table` answers one page
-         *     (`limit`, `offset`) of that table.
+         * Dashboard data (admin) — the info boxes, one page of one table, or the views per day.
+         * @description - `option=infoBox` answers the counters: videos, users, organisations, views (all time and
+         *       the last 30 days) and the average rating.
+         *     - `option=infoTable` with `table` answers one page (`limit` 1–100, default 5; `offset`) of
+         *       that table, best first:
+         *       - `uma` users by views (openings of a video), then user name;
+         *       - `oma` organisations by views (the viewer's organisation at the time), then name;
+         *       - `vmv` videos by views, then id;
+         *       - `vmr` rated videos by average rating, then number of ratings, then id.
+         *       Only rows with at least one view (or rating, for `vmr`) are listed.
+         *     - `option=viewsPerDay` answers the last 30 days (oldest first, today included, days
+         *       without views as 0) in the time zone `tz` (default UTC).
+         *     Counters kept as views arrive answer all of them: the cost does not grow with the history.
          */
         get: operations["getStatistics"];
         put?: never;
@@ -871,6 +881,7 @@ export interface components {
                 id: string;
                 /** @description Icon name (users, videos, views, organizations, …). */
                 icon: string;
+                /** @description A whole number, but the average rating (two decimals). */
                 count: number;
                 title: string;
             };
@@ -890,7 +901,16 @@ export interface components {
         } | {
             id: number;
             video: string;
+            /** @description Average rating, two decimals. */
             puntuacion: number;
+        };
+        StatisticsDay: {
+            /**
+             * Format: date
+             * @description The day, in the time zone asked for.
+             */
+            dia: string;
+            visualizaciones: number;
         };
         AuditEntry: {
             id: number;
@@ -1717,11 +1737,13 @@ export interface operations {
     getStatistics: {
         parameters: {
             query: {
-                option: "infoBox" | "infoTable";
+                option: "infoBox" | "infoTable" | "viewsPerDay";
                 /** @description Required with option=infoTable. */
                 table?: components["schemas"]["StatisticsTable"];
                 limit?: number;
                 offset?: number;
+                /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+                tz?: components["parameters"]["TimeZone"];
             };
             header?: never;
             path?: never;
@@ -1729,13 +1751,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The info boxes (option=infoBox) or the rows of one table page (option=infoTable). */
+            /** @description The info boxes (option=infoBox), the rows of one table page (option=infoTable) or the days (option=viewsPerDay). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatisticsInfoItem"][] | components["schemas"]["StatisticsRow"][];
+                    "application/json": components["schemas"]["StatisticsInfoItem"][] | components["schemas"]["StatisticsRow"][] | components["schemas"]["StatisticsDay"][];
                 };
             };
             400: components["responses"]["Problem"];
