@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrator.ts';
 import { createMailer } from './mail/mailer.ts';
 import type { AccountsContext } from './modules/accounts/accounts-context.ts';
 import { AuditSinceError, formatAuditLog } from './modules/audit/audit.cli.ts';
+import { DEFAULT_GENERATED_DAYS, describeGenerated, generate, GenerateError, GENERATE_LIMITS } from './modules/statistics/generate.ts';
 import { createInvitation } from './modules/accounts/invitations.service.ts';
 import { changeUser, findUserByName, listUsuarios, resetOtp } from './modules/accounts/users.service.ts';
 import { loadContract } from './openapi/contract.ts';
@@ -33,6 +34,14 @@ Commands:
                                          before → after), oldest first; DATE: 2026-11-22 or a UTC instant
   demo [--videos N]                      load a demo library: N short generated videos (default 24), tags,
                                          users of two organisations, views, ratings, favourites
+  generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]
+                                         bulk-fill the database for the statistics and benchmarks: N ready,
+                                         visible videos (rows only: no media files, they show no picture and
+                                         do not play), M users without a password (they cannot sign in), K
+                                         views and R ratings (default 0) spread unevenly over ALL ready videos
+                                         and users, in the last D days (default 90); --videos 0 --users 0 adds
+                                         views to the library there is (the demo). Seed S (default 1): the
+                                         same seed on the same database gives the same data
   help                                   show this help
 
 The database is the one the server uses: DATABASE_URL (PostgreSQL) or DATA_DIR (SQLite).`;
@@ -139,6 +148,47 @@ const commands: Record<string, Command> = {
     process.stderr.write(`Loading the demo library (${videos} videos; ffmpeg makes the missing ones)…\n`);
     const report = await loadDemo(ctx, { videos, onProgress: (line) => process.stderr.write(`  ${line}\n`) });
     return describeDemo(report, ctx.config);
+  },
+
+  async generate(ctx, args) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        videos: { type: 'string' },
+        users: { type: 'string' },
+        views: { type: 'string' },
+        ratings: { type: 'string' },
+        days: { type: 'string' },
+        seed: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length > 0) throw new UsageError('generate takes only options: --videos N --users M --views K [--ratings R] [--days D] [--seed S]');
+    const whole = (name: string, text: string | undefined, min: number, max: number, fallback?: number): number => {
+      if (text === undefined) {
+        if (fallback === undefined) throw new UsageError(`generate needs --${name}`);
+        return fallback;
+      }
+      const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+      return n;
+    };
+    const options = {
+      videos: whole('videos', values.videos, 0, GENERATE_LIMITS.videos),
+      users: whole('users', values.users, 0, GENERATE_LIMITS.users),
+      views: whole('views', values.views, 0, GENERATE_LIMITS.views),
+      ratings: whole('ratings', values.ratings, 0, GENERATE_LIMITS.ratings, 0),
+      days: whole('days', values.days, 1, GENERATE_LIMITS.days, DEFAULT_GENERATED_DAYS),
+      seed: whole('seed', values.seed, 0, 2 ** 32 - 1, 1),
+    };
+    try {
+      const report = await generate(ctx.db, { ...options, onProgress: (line) => process.stderr.write(`  ${line}\n`) });
+      return describeGenerated(report);
+    } catch (error) {
+      if (error instanceof GenerateError) throw new CommandError(error.message);
+      throw error;
+    }
   },
 
   async audit(ctx, args) {

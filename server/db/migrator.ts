@@ -6,6 +6,7 @@ import * as m20261122T1400 from './migrations/2026-11-22T1400-library-speed.ts';
 import * as m20261122T1800 from './migrations/2026-11-22T1800-uploads.ts';
 import * as m20261122T2000 from './migrations/2026-11-22T2000-administration.ts';
 import * as m20261122T2100 from './migrations/2026-11-22T2100-last-login.ts';
+import * as m20261122T2200 from './migrations/2026-11-22T2200-statistics.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -21,6 +22,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026-11-22T1800-uploads': m20261122T1800,
   '2026-11-22T2000-administration': m20261122T2000,
   '2026-11-22T2100-last-login': m20261122T2100,
+  '2026-11-22T2200-statistics': m20261122T2200,
 };
 
 class StaticProvider implements MigrationProvider {

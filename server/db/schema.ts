@@ -31,6 +31,8 @@ export interface UsersTable {
   updated_at: Instant;
   /** the last sign-in that opened a session (second factor or single sign-on); null: never */
   last_login_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
+  /** the user's openings of videos (view_events), kept in the transaction that records or forgets one */
+  view_count: ColumnType<number, number | undefined, number>;
 }
 
 export interface InvitationsTable {
@@ -95,6 +97,8 @@ export interface VideosTable {
   rating_count: ColumnType<number, number | undefined, number>;
   /** bumped when the thumbnail is replaced: its signed location changes, so caches fetch the new one */
   thumbnail_version: ColumnType<number, number | undefined, number>;
+  /** openings of the video (view_events), kept in the transaction that records one */
+  view_count: ColumnType<number, number | undefined, number>;
   fecha_alta: Instant;
   updated_at: Instant;
 }
@@ -163,6 +167,19 @@ export interface ViewEventsTable {
   viewed_at: Instant;
 }
 
+/** Openings of videos by users of each organisation (their organisation at the time); only organisations with views. */
+export interface OrganizationViewsTable {
+  organizacion: string;
+  view_count: number;
+}
+
+/** Openings of videos per UTC hour. */
+export interface ViewCountsHourlyTable {
+  /** the first 13 characters of the ISO instant: '2026-11-22T08' */
+  hour: string;
+  view_count: number;
+}
+
 /** One administrative change: who, when, what, on which subject, before/after (JSON text). */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -206,6 +223,8 @@ export interface Database {
   video_tags: VideoTagsTable;
   video_user_states: VideoUserStatesTable;
   view_events: ViewEventsTable;
+  organization_views: OrganizationViewsTable;
+  view_counts_hourly: ViewCountsHourlyTable;
   uploads: UploadsTable;
   videos_fts: VideosFtsTable;
   video_search: VideoSearchTable;

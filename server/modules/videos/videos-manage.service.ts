@@ -121,17 +121,18 @@ export async function createVideo(ctx: ManageContext, storage: Storage, caller: 
 
 /**
  * Deletes a video (DELETE /api/videos/{id}): in one transaction its row (tags, the users' own
- * states, view events and search entry go with it) and its asset's upload row; after the commit the
- * asset's files. A failure to delete the files is logged (the row is gone either way: a video
- * without files is never left behind, files without a row may be). The audit log records it, with
- * the video's fields and tags, in the same transaction (`actor` null: the command line or a job).
+ * states, view events and search entry go with it; its views leave the statistics' counters) and
+ * its asset's upload row; after the commit the asset's files. A failure to delete the files is
+ * logged (the row is gone either way: a video without files is never left behind, files without a
+ * row may be). The audit log records it, with the video's fields and tags, in the same transaction
+ * (`actor` null: the command line or a job).
  */
 export async function deleteVideo(ctx: ManageContext, storage: Storage, id: number, actor: AuditActor | null = null): Promise<void> {
   const { kysely, dialect } = ctx.db;
   const deleted = await kysely.transaction().execute(async (trx) => {
     if (!(await lockVideo(trx, dialect, id))) throw notFound();
     const tagIds = ((await findTagsOfVideos(trx, [id])).get(id) ?? []).map((t) => t.id);
-    const row = await deleteVideoRow(trx, id);
+    const row = await deleteVideoRow(trx, dialect, id);
     if (!row) throw notFound();
     await deleteUpload(trx, row.id_externo);
     await recordAudit(trx, {

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database, Flag, VideosTable, VideoUserStatesTable } from '../../db/schema.ts';
+import { countView, forgetViewsOfVideo } from '../statistics/statistics.repository.ts';
 import { FTS_WEIGHTS, ftsMatchExpression, tsQueryText, tsVectorOf, type SearchDocument } from './search.ts';
 
 /** The Kysely queries of the videos module. Every function takes the database or a transaction. */
@@ -285,9 +286,12 @@ export async function bumpThumbnailVersion(db: Executor, id: number, at: string)
 /**
  * Deletes a video; its tags, the users' own states and its view events go with it (foreign keys
  * `on delete cascade`, enforced on SQLite too: `foreign_keys = ON`), its search entry too (SQLite
- * trigger, PostgreSQL cascade). Answers the deleted row, undefined when there was none.
+ * trigger, PostgreSQL cascade). Its views are first taken off the statistics' counters, in the same
+ * transaction (opened here when `db` is not one). Answers the deleted row, undefined when there was none.
  */
-export function deleteVideoRow(db: Executor, id: number): Promise<VideoRow | undefined> {
+export async function deleteVideoRow(db: Executor, dialect: DialectName, id: number): Promise<VideoRow | undefined> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => deleteVideoRow(trx, dialect, id));
+  await forgetViewsOfVideo(db, dialect, id);
   return db.deleteFrom('videos').where('id', '=', id).returningAll().executeTakeFirst();
 }
 
@@ -408,12 +412,18 @@ export async function addToRating(db: Executor, videoId: number, sumDelta: numbe
 
 /**
  * Records one opening of a video, with the user's organisation at that moment; not when the same
- * user opened the same video since `since` (a retried or repeated request). True: recorded.
+ * user opened the same video since `since` (a retried or repeated request). True: recorded. The
+ * statistics' counters count it in the same transaction (opened here when `db` is not one).
  */
 export async function recordViewEvent(db: Executor, videoId: number, userId: number, at: string, since: string): Promise<boolean> {
-  const result = await sql`insert into view_events (video_id, user_id, organizacion, viewed_at)
+  if (!db.isTransaction) return db.transaction().execute((trx) => recordViewEvent(trx, videoId, userId, at, since));
+  const result = await sql<{ organizacion: string | null }>`insert into view_events (video_id, user_id, organizacion, viewed_at)
     select ${videoId}, u.id, u.organizacion, ${at} from users u
     where u.id = ${userId} and not exists (
-      select 1 from view_events e where e.user_id = ${userId} and e.video_id = ${videoId} and e.viewed_at > ${since})`.execute(db);
-  return Number(result.numAffectedRows ?? 0n) === 1;
+      select 1 from view_events e where e.user_id = ${userId} and e.video_id = ${videoId} and e.viewed_at > ${since})
+    returning organizacion`.execute(db);
+  const recorded = result.rows[0];
+  if (!recorded) return false;
+  await countView(db, { videoId, userId, organizacion: recorded.organizacion, at });
+  return true;
 }

@@ -1,0 +1,57 @@
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../database.ts';
+
+/**
+ * Statistics (issue 10): counters of the views (`view_events`) kept up to date in the transaction
+ * that records or forgets a view, so the dashboard reads small tables whatever the length of the
+ * history (docs/DECISIONS.md, "Statistics: counters kept as views arrive"):
+ * - `videos.view_count`, `users.view_count`: openings of the video, and by the user;
+ * - `organization_views`: openings by users of each organisation (their organisation at the time);
+ * - `view_counts_hourly`: openings per UTC hour ('2026-11-22T08'), for the totals and the days.
+ * Each ranking has an index in its order (ties by the unique key), so a page is read off the index.
+ *
+ * The list's update trigger (2026-11-22T1400-library-speed, re-created by 1800-uploads) only fires
+ * when one of the columns it names changes: a view (view_count) does not make lists forget.
+ *
+ * The counters are filled from the view events already recorded. The same recomputation is
+ * `rebuildViewCounters` (statistics.repository.ts); it is written out here so that this migration
+ * keeps doing what it did when the application code changes.
+ */
+export async function up(db: Kysely<unknown>, _dialect: DialectName): Promise<void> {
+  await db.schema.alterTable('videos').addColumn('view_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.createIndex('videos_view_count_idx').on('videos').columns(['view_count desc', 'id']).execute();
+
+  await db.schema.alterTable('users').addColumn('view_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.createIndex('users_view_count_idx').on('users').columns(['view_count desc', 'username_key']).execute();
+
+  await db.schema
+    .createTable('organization_views')
+    .addColumn('organizacion', 'varchar(100)', (c) => c.primaryKey())
+    .addColumn('view_count', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('organization_views_count_idx').on('organization_views').columns(['view_count desc', 'organizacion']).execute();
+
+  await db.schema
+    .createTable('view_counts_hourly')
+    /** the UTC hour: the first 13 characters of the ISO instant, '2026-11-22T08' */
+    .addColumn('hour', 'varchar(13)', (c) => c.primaryKey())
+    .addColumn('view_count', 'integer', (c) => c.notNull())
+    .execute();
+
+  await sql`update videos set view_count = (select count(*) from view_events e where e.video_id = videos.id)`.execute(db);
+  await sql`update users set view_count = (select count(*) from view_events e where e.user_id = users.id)`.execute(db);
+  await sql`insert into organization_views (organizacion, view_count)
+    select organizacion, count(*) from view_events where organizacion is not null group by organizacion`.execute(db);
+  await sql`insert into view_counts_hourly (hour, view_count)
+    select substr(viewed_at, 1, 13), count(*) from view_events group by substr(viewed_at, 1, 13)`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('view_counts_hourly').ifExists().execute();
+  await db.schema.dropTable('organization_views').ifExists().execute();
+  // SQLite drops a column only once no index names it.
+  await db.schema.dropIndex('users_view_count_idx').ifExists().execute();
+  await db.schema.alterTable('users').dropColumn('view_count').execute();
+  await db.schema.dropIndex('videos_view_count_idx').ifExists().execute();
+  await db.schema.alterTable('videos').dropColumn('view_count').execute();
+}
