@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../tests/utils/server-harness.ts';
 import { rootDir } from './config.ts';
 import { findUserByKey } from './modules/accounts/accounts.repository.ts';
+import { readViewCounters, rebuildViewCounters } from './modules/statistics/statistics.repository.ts';
+import { addVideo, createUser, titles } from './modules/videos/videos.test-support.ts';
 import { createFirstAdmin, invitationTokenOf, inviteUser, registerAndEnrol, type TestUser } from '../tests/utils/accounts.ts';
 
 interface CliResult {
@@ -38,7 +40,8 @@ describe('command line: usage', () => {
   it('prints the help', async () => {
     const res = await runCli(env, ['help']);
     expect(res.code).toBe(0);
-    for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]', 'help']) {
+    for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]',
+      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'help']) {
       expect(res.stdout).toContain(command);
     }
   });
@@ -191,5 +194,92 @@ describeOnEachDatabase('command line', (server) => {
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain('--since must be a date');
     });
+  });
+});
+
+describeOnEachDatabase('command line: generate', (server) => {
+  let env: NodeJS.ProcessEnv;
+  const cli = (...args: string[]) => runCli(env, args);
+  const count = async (query: ReturnType<typeof sql<{ n: number | string }>>) => Number((await query.execute(server().db.kysely)).rows[0]!.n);
+
+  beforeAll(async () => {
+    env = await cliEnv(server());
+  });
+
+  it('refuses bad arguments with exit code 2 and the usage', async () => {
+    const results = await Promise.all([
+      cli('generate', '--videos', '1', '--users', '1'),
+      cli('generate', '--videos', '1', '--users', '1', '--views', 'muchas'),
+      cli('generate', '--videos', '1', '--users', '1', '--views', '1.5'),
+      cli('generate', '--videos', '100001', '--users', '1', '--views', '1'),
+      cli('generate', '--videos', '1', '--users', '1', '--views', '1', '--days', '0'),
+      cli('generate', '--videos', '1', '--users', '1', '--views', '1', '--viewers', '3'),
+      cli('generate', '10', '--videos', '1', '--users', '1', '--views', '1'),
+    ]);
+    const messages = ['generate needs --views', '--views must be a whole number from 0 to 10000000', '--views must be a whole number',
+      '--videos must be a whole number from 0 to 100000', '--days must be a whole number from 1 to 3650', "Unknown option '--viewers'", 'generate takes only options'];
+    results.forEach((res, i) => {
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(messages[i]);
+      expect(res.stderr).toContain('Usage: npm run cli -- <command>');
+    });
+    expect(await count(sql`select count(*) as n from videos`)).toBe(0);
+  });
+
+  it('says so, with exit code 1, when there is nothing to view', async () => {
+    const res = await cli('generate', '--videos', '0', '--users', '0', '--views', '10');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('views and ratings need at least one ready video and one user');
+  });
+
+  it('adds ready, visible videos without media, users who cannot sign in, views and ratings; the counters match the views', async () => {
+    const existing = await createUser(server(), 'existente', { organizacion: 'TAO' });
+    const existingVideo = await addVideo(server(), { titulo: 'Video existente' });
+    const res = await cli('generate', '--videos', '6', '--users', '4', '--views', '3000', '--ratings', '12', '--days', '10');
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('6 videos: ready and visible, rows only (no media files');
+    expect(res.stdout).toContain('4 users without a password (they cannot sign in)');
+    expect(res.stdout).toContain('3000 views over the last 10 days, 12 ratings');
+    expect(res.stdout).toContain('all 7 ready videos and 5 users');
+
+    const db = server().db.kysely;
+    const generated = await db.selectFrom('videos').selectAll().where('id_externo', 'like', 'generated_%').execute();
+    expect(generated).toHaveLength(6);
+    for (const video of generated) expect(video).toMatchObject({ status: 'ready', is_visible: 1, has_thumbnail: 0, has_preview: 0 });
+    const users = await db.selectFrom('users').select(['id', 'username', 'password_hash']).where('id', '<>', existing.id).execute();
+    expect(users).toHaveLength(4);
+    for (const user of users) {
+      expect(user.password_hash).toBeNull();
+      const login = await call(server().app, { method: 'POST', url: '/api/login', payload: { user: user.username, password: 'cualquiera' } });
+      expect(login.statusCode).toBe(401);
+    }
+    // the views: the last 10 days, over every ready video and every user (the existing ones too)
+    const views = await db.selectFrom('view_events').select(['video_id', 'user_id', 'viewed_at']).execute();
+    expect(views).toHaveLength(3000);
+    const since = new Date(Date.now() - 10 * 86_400_000 - 60_000).toISOString();
+    expect(views.every((v) => v.viewed_at >= since && v.viewed_at <= new Date().toISOString())).toBe(true);
+    expect(new Set(views.map((v) => v.video_id))).toEqual(new Set([existingVideo, ...generated.map((v) => v.id)]));
+    expect(new Set(views.map((v) => v.user_id))).toEqual(new Set([existing.id, ...users.map((u) => u.id)]));
+    // unevenly: the most viewed video has several times the views of the least viewed one
+    const perVideo = [...views.reduce((m, v) => m.set(v.video_id, (m.get(v.video_id) ?? 0) + 1), new Map<number, number>()).values()];
+    expect(Math.max(...perVideo)).toBeGreaterThan(3 * Math.min(...perVideo));
+    expect(await count(sql`select count(*) as n from video_user_states where puntuacion is not null`)).toBe(12);
+    expect(await count(sql`select sum(rating_count) as n from videos`)).toBe(12);
+    // listed and found by their titles (the search index was refreshed)
+    expect(await titles(server(), existing.session, { q: generated[0]!.titulo })).toContain(generated[0]!.titulo);
+    expect(await titles(server(), existing.session, { limit: 10 })).toHaveLength(7);
+    const counters = await readViewCounters(db);
+    expect(counters.videos.reduce((total, [, n]) => total + n, 0)).toBe(3000);
+    await rebuildViewCounters(db, server().db.dialect);
+    expect(await readViewCounters(db)).toEqual(counters);
+  });
+
+  it('with --videos 0 --users 0, adds views to the library there is', async () => {
+    const res = await cli('generate', '--videos', '0', '--users', '0', '--views', '500');
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('500 views over the last 90 days, 0 ratings');
+    expect(await count(sql`select count(*) as n from videos`)).toBe(7);
+    expect(await count(sql`select count(*) as n from view_events`)).toBe(3500);
+    expect(await count(sql`select sum(view_count) as n from view_counts_hourly`)).toBe(3500);
   });
 });
