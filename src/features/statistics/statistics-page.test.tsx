@@ -222,7 +222,8 @@ describe('/statistics: paging in the address', () => {
     await waitForRows(UMA, 'user11');
     expect(within(card(UMA)).getByText('Página 3')).toBeInTheDocument();
 
-    await user.selectOptions(within(card(UMA)).getByRole('combobox', { name: 'Filas por página' }), '10');
+    await user.click(within(card(UMA)).getByRole('combobox', { name: 'Filas por página' }));
+    await user.click(await screen.findByRole('option', { name: '10' }));
     await waitForRows(UMA, 'user1');
     expect(bodyRows(UMA)).toHaveLength(10);
     expect(within(card(UMA)).getByText('Página 1')).toBeInTheDocument();
@@ -237,8 +238,11 @@ describe('/statistics: paging in the address', () => {
   it('offers the page sizes 5, 10, 25, 50 and 100', async () => {
     await openDashboard();
     const select = within(card(VMV)).getByRole('combobox', { name: 'Filas por página' });
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['5', '10', '25', '50', '100']);
     expect(select).toHaveValue('5');
+    await user.click(select);
+    const options = await screen.findByRole('listbox');
+    expect(within(options).getAllByRole('option').map((option) => option.textContent)).toEqual(['5', '10', '25', '50', '100']);
+    expect(within(options).getByRole('option', { name: '5' })).toHaveAttribute('aria-selected', 'true');
   });
 
   it('a reload of a paged address shows the same pages', async () => {
@@ -355,6 +359,14 @@ describe('/statistics: views per day', () => {
     expect(within(rows.at(-1)!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['22 nov', '290']);
     expect(within(rows.at(-1)!).getByText('22 nov').closest('time')).toHaveAttribute('dateTime', '2026-11-22');
     expect(fake.requestsOf('viewsPerDay')[0]?.get('tz')).toBe(browserTimeZone() ?? null);
+  });
+
+  it("without days it says 'No se han encontrado datos' and draws nothing", async () => {
+    await openDashboard('/statistics', { days: [] });
+    const chart = screen.getByRole('region', { name: 'Visualizaciones en los últimos 30 días' });
+    expect(await within(chart).findByText('No se han encontrado datos')).toBeInTheDocument();
+    expect(within(chart).queryByRole('switch', { name: 'Ver como tabla' })).not.toBeInTheDocument();
+    expect(chart.querySelector('svg.recharts-surface')).toBeNull();
   });
 
   it("'Ver como tabla' shows the table instead of the drawing", async () => {

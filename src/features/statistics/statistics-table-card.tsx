@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, Ref } from 'react';
-import { ActionIcon, Anchor, Button, Card, Group, NativeSelect, Skeleton, Table, Text, Title, type AnchorProps } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Card, Group, Select, Skeleton, Table, Text, Title, type AnchorProps } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { createLink } from '@tanstack/react-router';
 import { appLabels } from '../../components/app-labels.ts';
@@ -15,6 +15,8 @@ function MantineAnchor(props: AnchorAsLinkProps) {
 
 /** A text link through the router (TanStack Router `createLink`): the layout keeps the list's filters on it. */
 const AnchorLink = createLink(MantineAnchor);
+
+const PAGE_SIZE_OPTIONS = PAGE_SIZES.map(String);
 
 /** Skeleton rows while a page loads: as many as the page holds, up to 10 (a taller card only jumps more). */
 const MAX_SKELETON_ROWS = 10;
@@ -160,13 +162,15 @@ export function StatisticsTableCard({
           </ActionIcon>
         </Group>
         <Group gap="xs" wrap="nowrap" align="flex-end">
-          <NativeSelect
+          <Select
             size="xs"
             label={appLabels.rowsPerPage}
-            data={PAGE_SIZES.map(String)}
+            data={PAGE_SIZE_OPTIONS}
             value={String(paging.limit)}
-            onChange={(event) => {
-              const size = parsePageSize(event.currentTarget.value);
+            allowDeselect={false}
+            withCheckIcon={false}
+            onChange={(value) => {
+              const size = parsePageSize(value);
               if (size !== undefined && size !== paging.limit) onPaging(withPageSize(size));
             }}
             w={96}

@@ -59,7 +59,10 @@ export interface FakeStatistics {
   hold(part: StatisticsPart): () => void;
 }
 
-export function serveStatistics({ rows = {} }: { rows?: Partial<{ [T in StatisticsTableId]: StatisticsTableRows[T] }> } = {}): FakeStatistics {
+export function serveStatistics({
+  rows = {},
+  days = DAYS,
+}: { rows?: Partial<{ [T in StatisticsTableId]: StatisticsTableRows[T] }>; days?: Day[] } = {}): FakeStatistics {
   const requests: URLSearchParams[] = [];
   const tables: { [T in StatisticsTableId]: StatisticsTableRows[T] } = {
     uma: rows.uma ?? tableOf('uma', 12),
@@ -82,7 +85,7 @@ export function serveStatistics({ rows = {} }: { rows?: Partial<{ [T in Statisti
         return problem(failure.status, failure.status < 500 ? 'validation-error' : 'internal-server-error');
       }
       if (part === 'infoBox') return response(200).json(INFO_BOXES);
-      if (part === 'viewsPerDay') return response(200).json(DAYS);
+      if (part === 'viewsPerDay') return response(200).json(days);
       const limit = Number(query.get('limit') ?? 5);
       const offset = Number(query.get('offset') ?? 0);
       return response(200).json(tables[part].slice(offset, offset + limit));

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useState } from 'react';
-import { Card, Group, Skeleton, Switch, Table, Title, VisuallyHidden } from '@mantine/core';
+import { Card, Group, Skeleton, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { appLabels } from '../../components/app-labels.ts';
 import { StatisticsFailure } from './statistics-failure.tsx';
 import { formatCount } from './statistics-tables.ts';
@@ -64,6 +64,13 @@ export function ViewsPerDay({ days, failed, retrying, onRetry }: ViewsPerDayProp
   let body;
   if (failed && points === undefined) body = <StatisticsFailure onRetry={onRetry} retrying={retrying} />;
   else if (points === undefined) body = <Skeleton height={CHART_HEIGHT} aria-hidden />;
+  else if (points.length === 0) {
+    body = (
+      <Text c="dimmed" size="sm" ta="center" py="lg">
+        {appLabels.noData}
+      </Text>
+    );
+  }
   else if (asTable) body = <Table.ScrollContainer minWidth={240} mah={CHART_HEIGHT + 120} type="native">{table}</Table.ScrollContainer>;
   else {
     body = (
@@ -82,7 +89,7 @@ export function ViewsPerDay({ days, failed, retrying, onRetry }: ViewsPerDayProp
         <Title order={2} fz="md" fw={600} id={titleId}>
           {appLabels.viewsPerDayTitle}
         </Title>
-        {points !== undefined && (
+        {points !== undefined && points.length > 0 && (
           <Switch size="sm" label={appLabels.viewsPerDayShowTable} checked={asTable} onChange={(event) => setAsTable(event.currentTarget.checked)} />
         )}
       </Group>
