@@ -382,6 +382,8 @@ describe('/statistics: views per day', () => {
       return svg!;
     });
     expect(drawing.closest('[aria-hidden="true"]')).not.toBeNull();
+    // Nothing hidden from assistive technology can take the keyboard's focus.
+    expect(drawing.closest('[aria-hidden="true"]')!.querySelectorAll('[tabindex]:not([tabindex="-1"]), a[href], button')).toHaveLength(0);
 
     await user.click(toggle);
     expect(toggle).toBeChecked();

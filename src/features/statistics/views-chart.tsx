@@ -29,6 +29,9 @@ export default function ViewsChart({ points }: { points: readonly DayPoint[] }) 
         gridAxis="y"
         tickLine="none"
         valueFormatter={formatCount}
+        // recharts' keyboard layer makes the drawing focusable; hidden from assistive technology it
+        // must not be (the table beside it is the accessible form, and 'Ver como tabla' shows it).
+        accessibilityLayer={false}
         xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 16 }}
         yAxisProps={{ allowDecimals: false, width: 48 }}
       />
