@@ -5,60 +5,45 @@
  * the work calls, the notifications, and that a busy dialog cannot be closed.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type Actor, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, type Actor } from 'xstate';
 import {
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
 import { createDialogMachine } from './dialog.machine.ts';
-import type { DialogEvent, DialogWorkInput } from './dialog.types.ts';
+import {
+  dialogModel,
+  FAILURE,
+  INVALID,
+  isValid,
+  nothingToDo,
+  RENAMED,
+  renameDialog,
+  rules,
+  THING,
+  UNCHANGED,
+  VALID,
+  type DialogModelEvent,
+  type DialogSnapshot,
+  type Rename,
+  type RenameInput,
+  type Thing,
+} from './dialog.model.test-support.ts';
 
-/** A dialog that renames a thing: the name needs 3 characters; the same name changes nothing. */
-interface Thing {
-  id: number;
-  name: string;
-}
-interface Rename {
-  name: string;
-}
-type Input = DialogWorkInput<Thing, Rename>;
-
-const THING: Thing = { id: 4, name: 'Original' };
-const VALID: Rename = { name: 'Nuevo nombre' };
-const INVALID: Rename = { name: 'ab' };
-const UNCHANGED: Rename = { name: THING.name };
-const RENAMED: Thing = { id: 4, name: VALID.name };
-const FAILURE = { status: 500, type: 'internal-server-error' };
-
-const renameDialog = createDialogMachine<Thing, Rename, Thing>();
-
-type Snapshot = SnapshotFrom<typeof renameDialog>;
-type ModelEvent = DialogEvent<Thing, Rename> | DoneEvent<'work', Thing> | ErrorEvent<'work'>;
-
-const events: ModelEvent[] = [
-  { type: 'dialog.open', subject: THING },
-  { type: 'dialog.submit', payload: VALID },
-  { type: 'dialog.submit', payload: INVALID },
-  { type: 'dialog.submit', payload: UNCHANGED },
-  { type: 'dialog.close' },
-  { type: 'xstate.done.actor.work', output: RENAMED },
-  { type: 'xstate.error.actor.work', error: FAILURE },
-];
+type Snapshot = DialogSnapshot;
+type ModelEvent = DialogModelEvent;
+type Input = RenameInput;
+// The model (events and the rename rules) is shared with `npm run qa`: dialog.model.test-support.ts.
+const { events, paths } = dialogModel;
+const { model } = dialogModel.models[0]!;
 
 type Notification =
   | { kind: 'success'; subject: Thing; payload: Rename; output: Thing }
   | { kind: 'failure'; subject: Thing; payload: Rename; error: unknown };
-
-const isValid = ({ payload }: Input) => payload.name.trim().length >= 3;
-const nothingToDo = ({ subject, payload }: Input) => payload.name === subject.name;
 
 let doubles: ActorDoubles;
 let actor: Actor<typeof renameDialog>;
@@ -88,11 +73,6 @@ function startDialog() {
   );
   actor.start();
 }
-
-/** The rules the app supplies are part of the model: which submits work, which stay, which just close. */
-const rules = { validate: (_: unknown, input: Input) => isValid(input), nothingToDo: (_: unknown, input: Input) => nothingToDo(input) };
-const model = createMachineModel(renameDialog.provide({ guards: rules }), { events });
-const paths = coveringPaths(model);
 
 const current = () => actor.getSnapshot();
 const lastWork = () => doubles.calls<Input>('work').at(-1);

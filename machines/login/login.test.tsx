@@ -1,6 +1,5 @@
 import { screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import type { SnapshotFrom } from 'xstate';
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { LoginPage } from '../../src/features/auth/login-page.tsx';
 import { getToken, storeToken } from '../../src/lib/auth-token.ts';
@@ -8,76 +7,34 @@ import { authMessages, genericError, loginMessage, mfaMessages, pageMessages } f
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import {
   coveredFeatures,
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
 import { mfaMachine } from '../mfa/mfa.machine.ts';
 import { secondFactorMachine } from '../second-factor/second-factor.machine.ts';
-import type { SecondFactorOutput } from '../second-factor/second-factor.types.ts';
 import { ATTEMPTS_EXCEEDED } from '../shared/problem.ts';
 import type { StoreTokenInput } from '../shared/session-token.types.ts';
 import { loginMachine } from './login.machine.ts';
-import type { LoginAnswer, LoginEvent } from './login.types.ts';
+import {
+  answers,
+  CREDENTIALS,
+  loginModel,
+  loginProblems,
+  PENDING,
+  type LoginModelEvent,
+  type LoginSnapshot,
+} from './login.model.test-support.ts';
 
-const PENDING = 'pending-token';
 const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
-const URI = 'otpauth://totp/TAO:ana?secret=JBSWY3DPEHPK3PXP&issuer=TAO';
-const CREDENTIALS = { user: 'ana', password: 'secreto' };
 
-type Snapshot = SnapshotFrom<typeof loginMachine>;
-type ModelEvent =
-  | LoginEvent
-  | DoneEvent<'submitLogin', LoginAnswer>
-  | ErrorEvent<'submitLogin'>
-  | DoneEvent<'secondFactor', SecondFactorOutput>;
-
-const answers: LoginAnswer[] = [
-  { token: PENDING, otp: { state: 'OTP_REQUIRED', uri: URI, user: 'ana' } },
-  { token: PENDING, otp: { state: 'OTP_ACTIVED', user: 'ana' } },
-  // A state this client does not know (a newer server): the modal only offers Cancelar.
-  { token: PENDING, otp: { state: 'OTP_BLOCKED' as LoginAnswer['otp']['state'], user: 'ana' } },
-];
-const loginProblems = [
-  { status: 401, type: 'wrong-password' },
-  { status: 401, type: 'user-doesnt-exist' },
-  { status: 403, type: 'access-denied' },
-  { status: 403, type: 'blocked-user' },
-  { status: 429, type: ATTEMPTS_EXCEEDED },
-  { status: 503, type: 'service-unavailable' },
-  { status: 0, type: 'network-error' },
-];
-
-const events: ModelEvent[] = [
-  { type: 'login.submit', ...CREDENTIALS },
-  ...answers.map((output) => ({ type: 'xstate.done.actor.submitLogin' as const, output })),
-  ...loginProblems.map((error) => ({ type: 'xstate.error.actor.submitLogin' as const, error })),
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'verified' } },
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'cancelled' } },
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'locked' } },
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'notStored' } },
-];
-
-const canEnterCode = (snapshot: Snapshot) => ['OTP_DISABLED', 'OTP_REQUIRED', 'OTP_ACTIVED'].includes(snapshot.context.otp.state);
-
-const model = createMachineModel(loginMachine, {
-  events,
-  // With an unknown OTP state the modal only offers Cancelar.
-  filterEvents: (snapshot, event) =>
-    event.type !== 'xstate.done.actor.secondFactor' || event.output.outcome === 'cancelled' || canEnterCode(snapshot),
-});
-// Every §8 login message, and the modal for every kind of OTP state, is shown at least once.
-const paths = coveringPaths(model, (snapshot) => [
-  ...(snapshot.hasTag('error') ? [`message ${loginMessage(snapshot.context.errorType ?? undefined)}`] : []),
-  ...(snapshot.matches('secondFactor') ? [`modal for ${snapshot.context.otp.state}`] : []),
-]);
+type Snapshot = LoginSnapshot;
+type ModelEvent = LoginModelEvent;
+// The model (events, filter, features) is shared with `npm run qa`: login.model.test-support.ts.
+const { events, paths } = loginModel;
 
 let user: UserEvent;
 let doubles: ActorDoubles;

@@ -1,57 +1,28 @@
 import { screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { useSelector } from '@xstate/react';
-import { createActor, type SnapshotFrom } from 'xstate';
+import { createActor } from 'xstate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MfaModal, type MfaActorRef } from '../../src/features/auth/mfa-modal.tsx';
 import { authMessages, genericError, mfaMessages } from '../../src/lib/messages.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import {
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
-import { ATTEMPTS_EXCEEDED } from '../shared/problem.ts';
 import { mfaMachine } from './mfa.machine.ts';
-import type { MfaEvent, MfaInput, MfaOutput, SessionTokenOutput } from './mfa.types.ts';
+import { inputs, mfaModel, PENDING, SECRET, SESSION, type MfaModelEvent, type MfaSnapshot } from './mfa.model.test-support.ts';
+import type { MfaInput, MfaOutput } from './mfa.types.ts';
 
-const PENDING = 'pending-token';
-const SESSION = 'session-token';
-const SECRET = 'JBSWY3DPEHPK3PXP';
-const URI = `otpauth://totp/TAO:ana?secret=${SECRET}&issuer=TAO`;
-
-const inputs: Record<string, MfaInput> = {
-  OTP_DISABLED: { pendingToken: PENDING, otp: { state: 'OTP_DISABLED', uri: URI, user: 'ana' } },
-  OTP_REQUIRED: { pendingToken: PENDING, otp: { state: 'OTP_REQUIRED', uri: URI, user: 'ana' } },
-  OTP_ACTIVED: { pendingToken: PENDING, otp: { state: 'OTP_ACTIVED', user: 'ana' } },
-  // A state this client does not know (a newer server): only 'no access' and Cancelar.
-  'unknown state': { pendingToken: PENDING, otp: { state: 'OTP_BLOCKED', user: 'ana' } },
-};
-
-type Snapshot = SnapshotFrom<typeof mfaMachine>;
-type ModelEvent = MfaEvent | DoneEvent<'verifyCode', SessionTokenOutput> | ErrorEvent<'verifyCode'>;
-
-const events: ModelEvent[] = [
-  { type: 'mfa.submit', code: '123456' },
-  { type: 'mfa.cancel' },
-  { type: 'xstate.done.actor.verifyCode', output: { token: SESSION } },
-  { type: 'xstate.error.actor.verifyCode', error: { status: 401, type: 'invalid-mfa-token' } },
-  { type: 'xstate.error.actor.verifyCode', error: { status: 429, type: ATTEMPTS_EXCEEDED } },
-  { type: 'xstate.error.actor.verifyCode', error: { status: 500, type: 'internal-server-error' } },
-  { type: 'xstate.error.actor.verifyCode', error: new TypeError('Failed to fetch') },
-];
-
-const models = Object.entries(inputs).map(([name, input]) => {
-  const model = createMachineModel(mfaMachine, { events, input });
-  return { name, input, model, paths: coveringPaths(model) };
-});
+type Snapshot = MfaSnapshot;
+type ModelEvent = MfaModelEvent;
+// The model (one per OTP state) is shared with `npm run qa`: mfa.model.test-support.ts.
+const { events } = mfaModel;
+const models = mfaModel.models.map(({ variant, paths }) => ({ name: variant!.name, input: variant!.input, paths }));
 
 /** The parent closes the modal when the mfa machine is done, as the second factor does. */
 function Host({ actor }: { actor: MfaActorRef }) {

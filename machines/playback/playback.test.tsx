@@ -1,55 +1,32 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SnapshotFrom } from 'xstate';
 import { createPlaybackLogic } from '../../src/features/videos/video.actors.ts';
 import { VideoPlayer } from '../../src/features/videos/video-player.tsx';
 import { createQueryClient } from '../../src/lib/query-client.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
+import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
+import { playbackMachine, SAVE_INTERVAL_MS } from './playback.machine.ts';
 import {
-  coveringPaths,
-  createMachineModel,
-  itCoversTheMachine,
-  runPath,
-  type AfterEvent,
-  type Executors,
-  type StateChecks,
-} from '../../tests/utils/machine-model.ts';
-import { playbackMachine, RESUME_END_MARGIN_S, SAVE_INTERVAL_MS } from './playback.machine.ts';
-import type { PlaybackEvent, SavePositionParams } from './playback.types.ts';
+  DURATION,
+  playbackModel,
+  variants as playbackVariants,
+  VIDEO_ID,
+  type PlaybackModelEvent,
+  type PlaybackSnapshot,
+} from './playback.model.test-support.ts';
+import type { SavePositionParams } from './playback.types.ts';
 
-const VIDEO_ID = 7;
 const TITLE = 'Reunión anual';
-const DURATION = 600;
 /** The saving interval, shortened as the machines/ convention asks; time is driven by fake timers. */
 const INTERVAL = 1000;
 
-type Snapshot = SnapshotFrom<typeof playbackMachine>;
-type ModelEvent = PlaybackEvent | AfterEvent<'saveInterval'>;
-
-const events: ModelEvent[] = [
-  { type: 'media.loaded', duration: DURATION },
-  { type: 'media.seeked' },
-  { type: 'media.play' },
-  { type: 'media.time', position: 125.6 },
-  { type: 'media.time', position: 300.2 },
-  { type: 'media.pause', position: 301.9 },
-  { type: 'media.ended' },
-  { type: 'page.leave' },
-];
-
-/** The saved positions the page opens with: one to resume, none, and one too near the end to resume. */
-const variants = [
-  { name: 'saved at 2:00', posicion: 120, resumes: true },
-  { name: 'never played', posicion: null, resumes: false },
-  { name: `saved in the last ${RESUME_END_MARGIN_S} s`, posicion: DURATION - RESUME_END_MARGIN_S + 2, resumes: false },
-].map((variant) => {
-  const model = createMachineModel(playbackMachine, {
-    events,
-    input: { videoId: VIDEO_ID, posicion: variant.posicion },
-    // The media reports a time only once it moved there; a position it already has is no news.
-    filterEvents: (snapshot, event) => event.type !== 'media.time' || Math.abs(snapshot.context.position - event.position) > 1,
-  });
-  return { ...variant, model, paths: coveringPaths(model) };
+type Snapshot = PlaybackSnapshot;
+type ModelEvent = PlaybackModelEvent;
+// The model (one per saved position) is shared with `npm run qa`: playback.model.test-support.ts.
+const { events } = playbackModel;
+const variants = playbackModel.models.map(({ variant, paths }) => {
+  const { posicion, resumes } = playbackVariants.find((entry) => entry.name === variant!.name)!;
+  return { name: variant!.name, posicion, resumes, paths };
 });
 
 // ---- the host: the real player with its <video> element stubbed (jsdom plays nothing) ----

@@ -1,6 +1,5 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import type { SnapshotFrom } from 'xstate';
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { RegistrationPage } from '../../src/features/auth/registration-page.tsx';
 import { getToken, storeToken } from '../../src/lib/auth-token.ts';
@@ -8,96 +7,38 @@ import { authMessages, mfaMessages, registerMessage, validationMessages } from '
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import {
   coveredFeatures,
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
 import { mfaMachine } from '../mfa/mfa.machine.ts';
 import { secondFactorMachine } from '../second-factor/second-factor.machine.ts';
-import type { SecondFactorOutput } from '../second-factor/second-factor.types.ts';
 import { ATTEMPTS_EXCEEDED } from '../shared/problem.ts';
 import type { StoreTokenInput } from '../shared/session-token.types.ts';
 import { registrationMachine, validateRegistration, visibleErrors } from './registration.machine.ts';
-import type {
-  FieldError,
-  RegisterAnswer,
-  RegistrationEvent,
-  RegistrationField,
-  RegistrationValues,
-} from './registration.types.ts';
+import {
+  INVITATION,
+  registerProblems,
+  registrationModel,
+  type RegistrationModelEvent,
+  type RegistrationSnapshot,
+} from './registration.model.test-support.ts';
+import type { FieldError, RegistrationField, RegistrationValues } from './registration.types.ts';
 
-const INVITATION = 'invitation-123';
-const PENDING = 'pending-token';
 const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
-const URI = 'otpauth://totp/TAO:ana?secret=JBSWY3DPEHPK3PXP&issuer=TAO';
 
-type Snapshot = SnapshotFrom<typeof registrationMachine>;
-type ModelEvent =
-  | RegistrationEvent
-  | DoneEvent<'registerUser', RegisterAnswer>
-  | ErrorEvent<'registerUser'>
-  | DoneEvent<'secondFactor', SecondFactorOutput>;
-
-const registerProblems = [
-  { status: 409, type: 'users-exists' },
-  { status: 410, type: 'register-invitation-expired' },
-  { status: 410, type: 'register-invitation-was-used' },
-  { status: 400, type: 'invalid-password' },
-];
-
-const events: ModelEvent[] = [
-  // Blank (whitespace only) and filled user names; a matching and a different confirmation.
-  { type: 'registration.change', field: 'user', value: '   ' },
-  { type: 'registration.change', field: 'user', value: 'ana' },
-  { type: 'registration.change', field: 'password', value: 'Secreto12' },
-  { type: 'registration.change', field: 'confirmation', value: 'Otra1234' },
-  { type: 'registration.change', field: 'confirmation', value: 'Secreto12' },
-  { type: 'registration.blur', field: 'user' },
-  { type: 'registration.blur', field: 'password' },
-  { type: 'registration.blur', field: 'confirmation' },
-  { type: 'registration.submit' },
-  { type: 'xstate.done.actor.registerUser', output: { token: PENDING, otp: { state: 'OTP_REQUIRED', uri: URI, user: 'ana' } } },
-  ...registerProblems.map((error) => ({ type: 'xstate.error.actor.registerUser' as const, error })),
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'verified' } },
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'cancelled' } },
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'locked' } },
-  { type: 'xstate.done.actor.secondFactor', output: { outcome: 'notStored' } },
-];
-
-/**
- * Keeps the form's part of the model small: fields are typed once each, in the form state
- * without a server message (the handlers are the same in every editing sub-state), and a
- * field is only left (blurred) while still empty and untouched.
- */
-function formEventAllowed(snapshot: Snapshot, event: ModelEvent): boolean {
-  if (event.type !== 'registration.change' && event.type !== 'registration.blur') return true;
-  const { values, touched } = snapshot.context;
-  if (!snapshot.matches({ editing: 'ready' }) || snapshot.context.submitted) return false;
-  if (event.type === 'registration.blur') return !touched[event.field];
-  return values[event.field] === '';
-}
-
-const model = createMachineModel(registrationMachine, { events, filterEvents: formEventAllowed, input: { invitation: INVITATION } });
+type Snapshot = RegistrationSnapshot;
+type ModelEvent = RegistrationModelEvent;
+// The model (events, filter, features) is shared with `npm run qa`: registration.model.test-support.ts.
+const { events, paths } = registrationModel;
 
 const messageOf: Record<FieldError, string> = {
   required: validationMessages.required,
   mismatch: validationMessages.passwordsMismatch,
 };
-const errorSignature = (snapshot: Snapshot) => JSON.stringify(visibleErrors(snapshot.context));
-
-// Every combination of field messages the model reaches, and every §8 register message, is shown.
-const paths = coveringPaths(model, (snapshot) => [
-  ...(snapshot.matches('editing') ? [`field messages ${errorSignature(snapshot)}`] : []),
-  ...(snapshot.matches({ editing: 'rejected' }) ? [`message ${registerMessage(snapshot.context.errorType ?? undefined)}`] : []),
-]);
-
 let user: UserEvent;
 let doubles: ActorDoubles;
 let onSignedIn: Mock<() => void>;

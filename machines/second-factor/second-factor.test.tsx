@@ -1,6 +1,5 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import type { SnapshotFrom } from 'xstate';
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { LoginPage } from '../../src/features/auth/login-page.tsx';
 import { RegistrationPage } from '../../src/features/auth/registration-page.tsx';
@@ -8,39 +7,32 @@ import { getToken, storeToken } from '../../src/lib/auth-token.ts';
 import { authMessages, genericError, mfaMessages } from '../../src/lib/messages.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import {
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
 import { loginMachine } from '../login/login.machine.ts';
 import { mfaMachine } from '../mfa/mfa.machine.ts';
-import type { MfaChallenge, MfaOutput } from '../mfa/mfa.types.ts';
+import type { MfaChallenge } from '../mfa/mfa.types.ts';
 import { registrationMachine } from '../registration/registration.machine.ts';
 import { ATTEMPTS_EXCEEDED } from '../shared/problem.ts';
 import type { StoreTokenInput } from '../shared/session-token.types.ts';
 import { secondFactorMachine } from './second-factor.machine.ts';
+import {
+  PENDING,
+  SESSION,
+  secondFactorModel,
+  type SecondFactorModelEvent,
+  type SecondFactorSnapshot,
+} from './second-factor.model.test-support.ts';
 
-const PENDING = 'pending-token';
-const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
-const URI = 'otpauth://totp/TAO:ana?secret=JBSWY3DPEHPK3PXP&issuer=TAO';
-
-type Snapshot = SnapshotFrom<typeof secondFactorMachine>;
-type ModelEvent = DoneEvent<'mfa', MfaOutput> | DoneEvent<'storeToken'> | ErrorEvent<'storeToken'>;
-
-const events: ModelEvent[] = [
-  { type: 'xstate.done.actor.mfa', output: { outcome: 'verified', token: SESSION } },
-  { type: 'xstate.done.actor.mfa', output: { outcome: 'cancelled' } },
-  { type: 'xstate.done.actor.mfa', output: { outcome: 'locked' } },
-  { type: 'xstate.done.actor.storeToken', output: undefined },
-  { type: 'xstate.error.actor.storeToken', error: new Error('The browser did not store the session token') },
-];
+type Snapshot = SecondFactorSnapshot;
+type ModelEvent = SecondFactorModelEvent;
+// The model (one per screen) is shared with `npm run qa`: second-factor.model.test-support.ts.
+const { events } = secondFactorModel;
 
 let user: UserEvent;
 let doubles: ActorDoubles;
@@ -76,10 +68,8 @@ function expectForm({ busy, message }: { busy: boolean; message: string | null }
 const noDialog = () => expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
 /** Both screens that end in the second factor: what each shows is the same, but for a token not stored. */
-const variants = [
-  {
-    name: 'on the login page',
-    challenge: { pendingToken: PENDING, otp: { state: 'OTP_ACTIVED', user: 'ana' } } satisfies MfaChallenge,
+const screens: Record<string, { open(challenge: MfaChallenge): Promise<void>; notStored(): void }> = {
+  'on the login page': {
     async open(challenge: MfaChallenge) {
       const logic = loginMachine.provide({ actors: { submitLogin: doubles.promise('submitLogin'), secondFactor: secondFactor() } });
       renderWithTheme(<LoginPage logic={logic} onSignedIn={onSignedIn} />);
@@ -93,9 +83,7 @@ const variants = [
       expect(onSignedIn).not.toHaveBeenCalled();
     },
   },
-  {
-    name: 'on the registration page',
-    challenge: { pendingToken: PENDING, otp: { state: 'OTP_REQUIRED', uri: URI, user: 'ana' } } satisfies MfaChallenge,
+  'on the registration page': {
     async open(challenge: MfaChallenge) {
       const logic = registrationMachine.provide({
         actors: { registerUser: doubles.promise('registerUser'), secondFactor: secondFactor() },
@@ -116,10 +104,13 @@ const variants = [
       expect(onSignedIn).not.toHaveBeenCalled();
     },
   },
-].map((variant) => {
-  const model = createMachineModel(secondFactorMachine, { events, input: variant.challenge });
-  return { ...variant, model, paths: coveringPaths(model) };
-});
+};
+const variants = secondFactorModel.models.map(({ variant, paths }) => ({
+  name: variant!.name,
+  challenge: variant!.input,
+  ...screens[variant!.name]!,
+  paths,
+}));
 
 beforeEach(() => {
   user = userEvent.setup();

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { createActor, type SnapshotFrom } from 'xstate';
+import { createActor } from 'xstate';
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { appLabels } from '../../src/components/app-labels.ts';
 import { ApiError, type ApiProblem } from '../../src/lib/api/api-error.ts';
@@ -11,18 +11,10 @@ import { SessionArea } from '../../src/features/auth/session-area.tsx';
 import { sessionEventFor } from '../../src/features/auth/session-problems.ts';
 import { clearToken, getToken, storeToken } from '../../src/lib/auth-token.ts';
 import { authMessages, dialogMessages } from '../../src/lib/messages.ts';
-import {
-  coveringPaths,
-  createMachineModel,
-  itCoversTheMachine,
-  runPath,
-  type AfterEvent,
-  type Executors,
-  type StateChecks,
-} from '../../tests/utils/machine-model.ts';
+import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
 import { createTestQueryClient, renderInRouter } from '../../tests/utils/render-in-router.tsx';
 import { IDLE_TIMEOUT_MS, sessionMachine } from './session.machine.ts';
-import type { SessionEvent } from './session.types.ts';
+import { sessionModel, type SessionModelEvent, type SessionSnapshot } from './session.model.test-support.ts';
 
 /**
  * Shortened idle timeout, for the paths that test the timer; activity checks wait 0.6 of it
@@ -40,29 +32,10 @@ const ME = { id: 1, user: 'ana', nombre: 'Ana Pérez', email: 'ana@example.org',
 const CONTENT = 'Lista de videos';
 const PUBLIC_PAGE = 'Página de inicio';
 
-type Snapshot = SnapshotFrom<typeof sessionMachine>;
-/** 'session.enter' carries whether a token is stored when the area is entered (the model's view of `hasToken`). */
-type ModelEvent =
-  Exclude<SessionEvent, { type: 'session.enter' }> | { type: 'session.enter'; withToken: boolean } | AfterEvent<'idleTimeout'>;
-
-const events: ModelEvent[] = [
-  { type: 'session.enter', withToken: true },
-  { type: 'session.enter', withToken: false },
-  { type: 'session.leave' },
-  { type: 'session.activity' },
-  { type: 'session.expired' },
-  { type: 'session.load-error' },
-  { type: 'session.sign-in' },
-  { type: 'session.reload' },
-  { type: 'session.logout' },
-  { type: 'xstate.after.idleTimeout' },
-];
-
-const model = createMachineModel(
-  sessionMachine.provide({ guards: { hasToken: ({ event }) => (event as { withToken?: boolean }).withToken === true } }),
-  { events },
-);
-const paths = coveringPaths(model);
+type Snapshot = SessionSnapshot;
+type ModelEvent = SessionModelEvent;
+// The model is shared with `npm run qa`: session.model.test-support.ts.
+const { events, paths } = sessionModel;
 
 /** Where the user is: a public page, or the authenticated area (what the router would mount). */
 function createLocation() {

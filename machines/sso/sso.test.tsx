@@ -1,5 +1,4 @@
 import { act, screen } from '@testing-library/react';
-import type { SnapshotFrom } from 'xstate';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { SsoGate } from '../../src/features/auth/sso-gate.tsx';
 import { appSsoMachine } from '../../src/features/auth/sso.actors.ts';
@@ -10,58 +9,25 @@ import { authMessages, pageMessages, ssoMessage } from '../../src/lib/messages.t
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import {
   coveredFeatures,
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
 import type { StoreTokenInput } from '../shared/session-token.types.ts';
 import { ssoMachine } from './sso.machine.ts';
-import type { SsoAnswer } from './sso.types.ts';
+import { SESSION, SSO_TOKEN, ssoModel, type SsoModelEvent, type SsoSnapshot } from './sso.model.test-support.ts';
 
-const SSO_TOKEN = 'xwiki-abc';
 const OLD_TOKEN = 'header.eyJ1c2VyIjoib2xkIiwicm9sZSI6InVzZXIifQ.old';
-const SESSION = 'header.eyJ1c2VyIjoiYW5hIiwicm9sZSI6InVzZXIifQ.signature';
 const CONTENT = 'Contenido protegido';
 
-type Snapshot = SnapshotFrom<typeof ssoMachine>;
-type ModelEvent =
-  DoneEvent<'authenticate', SsoAnswer> | ErrorEvent<'authenticate'> | DoneEvent<'storeToken'> | ErrorEvent<'storeToken'>;
-
-const ssoProblems = [
-  { status: 401, type: 'tao-token expired' },
-  { status: 401, type: 'invalid' },
-  { status: 401, type: 'invalid-signature' },
-  { status: 503, type: 'sso-not-configured' },
-  { status: 0, type: 'network-error' },
-];
-
-const events: ModelEvent[] = [
-  { type: 'xstate.done.actor.authenticate', output: { token: SESSION } },
-  ...ssoProblems.map((error) => ({ type: 'xstate.error.actor.authenticate' as const, error })),
-  { type: 'xstate.done.actor.storeToken', output: undefined },
-  { type: 'xstate.error.actor.storeToken', error: new Error('The browser did not store the session token') },
-];
-
-const variants = [
-  { name: 'with xwikiid', ssoToken: SSO_TOKEN },
-  { name: 'without xwikiid', ssoToken: null },
-].map((variant) => {
-  const model = createMachineModel(ssoMachine, { events, input: { ssoToken: variant.ssoToken } });
-  // Every failure kind, hence every §8 single sign-on toast text, is shown at least once.
-  const paths = coveringPaths(model, (snapshot) =>
-    snapshot.matches('rejected')
-      ? [`toast ${ssoMessage(snapshot.context.errorType ?? undefined)}`, `failure ${snapshot.context.errorType}`]
-      : [],
-  );
-  return { ...variant, model, paths };
-});
+type Snapshot = SsoSnapshot;
+type ModelEvent = SsoModelEvent;
+// The model (one per address) is shared with `npm run qa`: sso.model.test-support.ts.
+const { events } = ssoModel;
+const variants = ssoModel.models.map(({ variant, paths }) => ({ name: variant!.name, ssoToken: variant!.input.ssoToken, paths }));
 
 let doubles: ActorDoubles;
 let onSsoTokenUsed: Mock<() => void>;

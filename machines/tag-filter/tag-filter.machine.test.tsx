@@ -2,33 +2,14 @@ import { useCallback, useState } from 'react';
 import { act, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createActor, type SnapshotFrom } from 'xstate';
+import { createActor } from 'xstate';
 import { TagFilterPopover } from '../../src/features/videos/tag-filter-popover.tsx';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
-import {
-  coveringPaths,
-  createMachineModel,
-  itCoversTheMachine,
-  runPath,
-  type Executors,
-  type StateChecks,
-} from '../../tests/utils/machine-model.ts';
+import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
 import { tagFilterMachine, tagsStartingWith } from './tag-filter.machine.ts';
-import type { Etiqueta, TagFilterEvent } from './tag-filter.types.ts';
+import { LISTED, NAME, TAGS, tagFilterModel, type TagFilterSnapshot } from './tag-filter.model.test-support.ts';
+import type { TagFilterEvent } from './tag-filter.types.ts';
 
-const TAGS: Etiqueta[] = [
-  { id: 1, nombre: 'Animales' },
-  { id: 2, nombre: 'Árboles' },
-  { id: 3, nombre: 'Arte' },
-  { id: 4, nombre: 'Música' },
-  { id: 5, nombre: 'Deportes' },
-  { id: 6, nombre: 'Ciencia' },
-];
-const NAME = new Map(TAGS.map((tag) => [tag.id, tag.nombre]));
-const ALL_NAMES = TAGS.map((tag) => tag.nombre);
-
-/** What the list shows for each text of the model, written out (accents and case ignored). */
-const LISTED: Record<string, string[]> = { '': ALL_NAMES, AR: ['Árboles', 'Arte'], xyz: [] };
 /** The chip for each filter the model can reach, written out (SPEC §2: up to 3 names, then 'y N más'). */
 function expectedChip(applied: number[]): string {
   if (applied.length === 0) return 'Etiqueta';
@@ -36,50 +17,9 @@ function expectedChip(applied: number[]): string {
   return names.length > 3 ? `${names.slice(0, 3).join(', ')} y ${names.length - 3} más` : names.join(', ');
 }
 
-type Snapshot = SnapshotFrom<typeof tagFilterMachine>;
-const FOUR = [1, 4, 5, 6];
-
-const events: TagFilterEvent[] = [
-  { type: 'tagFilter.open' },
-  { type: 'tagFilter.type', text: 'AR' },
-  { type: 'tagFilter.type', text: 'xyz' },
-  { type: 'tagFilter.type', text: '' },
-  ...[2, 3, 4].map((id) => ({ type: 'tagFilter.select' as const, id })),
-  ...[2, 3, 4, 1, 5, 6].map((id) => ({ type: 'tagFilter.unselect' as const, id })),
-  { type: 'tagFilter.apply' },
-  { type: 'tagFilter.cancel' },
-  { type: 'tagFilter.dismiss' },
-  { type: 'tagFilter.clear' },
-  { type: 'tagFilter.sync', applied: FOUR },
-  { type: 'tagFilter.sync', applied: [] },
-];
-
-const model = createMachineModel(tagFilterMachine, {
-  events,
-  input: {},
-  // Which tags exactly does not matter to the machine's structure: how many does (0, some, more than 3).
-  stateKey: (snapshot) => [
-    snapshot.value,
-    snapshot.context.text,
-    Math.min(snapshot.context.applied.length, 4),
-    Math.min(snapshot.context.selected.length, 2),
-  ],
-  // A user can only tick a listed, unticked tag, untick a ticked one, and retype another text.
-  filterEvents: (snapshot, event) => {
-    const { text, selected, applied } = snapshot.context;
-    if (event.type === 'tagFilter.select') return (LISTED[text] ?? []).includes(NAME.get(event.id)!) && !selected.includes(event.id);
-    if (event.type === 'tagFilter.unselect') return selected.includes(event.id);
-    if (event.type === 'tagFilter.type') return event.text !== text;
-    if (event.type === 'tagFilter.sync') return applied.join() !== event.applied.join();
-    return true;
-  },
-});
-const paths = coveringPaths(model, (snapshot) => [
-  ...(snapshot.matches('closed') && snapshot.context.applied.length > 3 ? ["chip with 'y N más'"] : []),
-  ...(snapshot.matches('closed') && snapshot.context.applied.length > 0 ? ['chip with names'] : []),
-  ...(snapshot.hasTag('open') ? [`list for '${snapshot.context.text}'`] : []),
-  ...(snapshot.matches({ open: 'someSelected' }) && snapshot.context.selected.length > 1 ? ['several selected'] : []),
-]);
+type Snapshot = TagFilterSnapshot;
+// The model is shared with `npm run qa`: tag-filter.model.test-support.ts.
+const { events, paths } = tagFilterModel;
 
 let user: UserEvent;
 /**

@@ -1,45 +1,25 @@
 import { act, screen } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SnapshotFrom } from 'xstate';
 import { ToastViewport } from '../../src/components/toast-viewport.tsx';
 import { appLabels } from '../../src/components/app-labels.ts';
 import { createToastStore, type ToastStore } from '../../src/lib/toasts.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
-import {
-  coveringPaths,
-  createMachineModel,
-  itCoversTheMachine,
-  runPath,
-  type AfterEvent,
-  type Executors,
-  type StateChecks,
-} from '../../tests/utils/machine-model.ts';
+import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
 import { TOAST_DURATION_MS, TOAST_FADE_DURATION_MS, toastMachine } from './toast.machine.ts';
-import type { ToastEvent, ToastInput } from './toast.types.ts';
+import { inputs, toastModel, variantName, type ToastModelEvent, type ToastSnapshot } from './toast.model.test-support.ts';
+import type { ToastInput } from './toast.types.ts';
 
 // Shortened named delays, as the machines/ convention asks; time is driven by fake timers.
 const DURATION = 1000;
 const FADE = 100;
 const testMachine = toastMachine.provide({ delays: { toastDuration: DURATION, toastFadeDuration: FADE } });
 
-type Snapshot = SnapshotFrom<typeof toastMachine>;
-/** The user's events, and the two delays elapsing (the machine's `after` transitions, as explicit events). */
-type ModelEvent = ToastEvent | AfterEvent<'toastDuration'> | AfterEvent<'toastFadeDuration'>;
-
-const variants: ToastInput[] = [
-  { kind: 'success', message: 'Video añadido a favoritos' },
-  { kind: 'error', message: 'Error al guardar la puntuación' },
-  { kind: 'error', message: 'El token ha expirado', persistent: true },
-  { kind: 'success', message: 'Sesión iniciada', persistent: true },
-];
-
-// The events need no payload: the model tries every event and delay each state reacts to.
-const events: ModelEvent[] = [];
-const models = variants.map((input) => {
-  const model = createMachineModel(testMachine, { events, input });
-  return { input, paths: coveringPaths(model) };
-});
+type Snapshot = ToastSnapshot;
+type ModelEvent = ToastModelEvent;
+// The model (one per kind of toast) is shared with `npm run qa`: toast.model.test-support.ts. The
+// shortened delays are the test's: the model takes each elapsed delay as an explicit event.
+const models = toastModel.models.map(({ variant, paths }) => ({ input: variant!.input, paths }));
 
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 const toast = () => screen.getByRole('alert');
@@ -120,7 +100,7 @@ afterEach(() => {
 });
 
 for (const { input, paths } of models) {
-  const label = `${input.kind}${input.persistent ? ', persistent' : ''}`;
+  const label = variantName(input);
   describe(`toast model (${label})`, () => {
     const states = statesFor(input);
     for (const { name, path } of paths) {
@@ -136,7 +116,7 @@ describe('toast model coverage', () => {
   itCoversTheMachine(
     toastMachine,
     models.flatMap((entry) => entry.paths),
-    { states: statesFor(variants[0]!), executors },
+    { states: statesFor(inputs[0]!), executors },
   );
 });
 

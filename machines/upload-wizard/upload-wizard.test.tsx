@@ -8,7 +8,6 @@ import { useState } from 'react';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { SnapshotFrom } from 'xstate';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastViewport } from '../../src/components/toast-viewport.tsx';
 import { createUploadWizardLogic } from '../../src/features/videos/upload/upload.actors.ts';
@@ -18,16 +17,11 @@ import { createToastStore } from '../../src/lib/toasts.ts';
 import { http, server } from '../../tests/utils/msw.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import {
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   createTestClock,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type AfterEvent,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
   type TestClock,
@@ -35,6 +29,16 @@ import {
 import { toastMachine } from '../toast/toast.machine.ts';
 import type { VideoFormValues } from '../video-form/video-form.rules.ts';
 import { percentOf, POLL_INTERVAL_MS, uploadWizardMachine } from './upload-wizard.machine.ts';
+import {
+  PICTURE,
+  SESSION,
+  status,
+  uploadWizardModel,
+  VALID,
+  VIDEO_FILE,
+  type UploadWizardModelEvent,
+  type UploadWizardSnapshot,
+} from './upload-wizard.model.test-support.ts';
 import type {
   CreateVideoInput,
   SendFileInput,
@@ -48,121 +52,17 @@ import type {
 
 // ---- data -------------------------------------------------------------------------------------------
 
-/** A File whose JSON (the model's key of events and states) is its name, type and size. */
-function namedFile(name: string, type: string, size: number): File {
-  const file = new File([new Uint8Array(size)], name, { type });
-  return Object.assign(file, { toJSON: () => ({ name, type, size }) });
-}
-
-const VIDEO_FILE = namedFile('reunion-anual.mp4', 'video/mp4', 2000);
-const TEXT_FILE = namedFile('notas.txt', 'text/plain', 12);
-const PICTURE = namedFile('portada.png', 'image/png', 64);
 const TAGS = [
   { id: 1, nombre: 'Formación' },
   { id: 2, nombre: 'Reuniones' },
 ];
-const SESSION: UploadSession = {
-  assetId: 'asset-upload-0001',
-  video: { uploadUrl: '/api/uploads/asset-upload-0001/video?expires=1&signature=v' },
-  thumbnail: { uploadUrl: '/api/uploads/asset-upload-0001/thumbnail?expires=1&signature=t' },
-};
-const status = (estado: UploadStatus['estado']): UploadStatus => ({
-  assetId: SESSION.assetId,
-  thumbnail: SESSION.thumbnail,
-  estado,
-  recibido: VIDEO_FILE.size,
-  duracion: estado === 'ready' ? 6 : null,
-  error: estado === 'failed' ? 'no video stream' : null,
-});
-const VALID: VideoFormValues = {
-  titulo: 'Reunión anual',
-  descripcionCorta: 'Resumen de la reunión anual',
-  descripcion: '',
-  tags: [2],
-  isVisible: false,
-};
-/** Each field fails a rule: the title is missing, the short description too short, the long one too. */
-const INVALID: VideoFormValues = { titulo: '', descripcionCorta: 'ab', descripcion: 'x', tags: [], isVisible: true };
-const CREATED: Video = {
-  id: 41,
-  idExterno: SESSION.assetId,
-  titulo: VALID.titulo,
-  descripcion: null,
-  descripcionCorta: VALID.descripcionCorta,
-  duracion: 6,
-  puntuacionMedia: 0,
-  puntuacion: null,
-  favorito: false,
-  visto: false,
-  fechaAlta: '2026-11-22T18:00:00.000Z',
-  urlThumbnail: null,
-  urlPreview: null,
-  urlVideo: '/api/media/asset-upload-0001/video.mp4?expires=1&signature=s',
-  etiquetas: [TAGS[1]!],
-  isVisible: false,
-  organizacionId: null,
-  nombreUsuarioAlta: 'root',
-  posicion: null,
-};
-const SERVER_ERROR = { status: 503, type: 'service-unavailable' };
 
 // ---- the model ---------------------------------------------------------------------------------------
 
-type Snapshot = SnapshotFrom<typeof uploadWizardMachine>;
-type ModelEvent =
-  | UploadWizardEvent
-  | DoneEvent<'requestUploadSession', UploadSession>
-  | ErrorEvent<'requestUploadSession'>
-  | DoneEvent<'pollUpload', UploadStatus>
-  | ErrorEvent<'pollUpload'>
-  | AfterEvent<'pollInterval'>
-  | DoneEvent<'uploadThumbnail', undefined>
-  | ErrorEvent<'uploadThumbnail'>
-  | DoneEvent<'createVideo', Video>
-  | ErrorEvent<'createVideo'>;
-
-const events: ModelEvent[] = [
-  { type: 'upload.choose', file: TEXT_FILE },
-  { type: 'upload.choose', file: VIDEO_FILE },
-  { type: 'xstate.done.actor.requestUploadSession', output: SESSION },
-  { type: 'xstate.error.actor.requestUploadSession', error: SERVER_ERROR },
-  { type: 'xstate.error.actor.requestUploadSession', error: { status: 415, type: 'unsupported-media-type' } },
-  { type: 'upload.retry' },
-  { type: 'upload.restart' },
-  { type: 'upload.cancel' },
-  { type: 'upload.progress', loaded: 840, total: 2000, rate: 3.2 * 1024 * 1024 },
-  { type: 'upload.sent' },
-  { type: 'upload.failed' },
-  { type: 'upload.refused', reason: 'not-a-video' },
-  { type: 'upload.refused', reason: 'too-large' },
-  { type: 'xstate.done.actor.pollUpload', output: status('processing') },
-  { type: 'xstate.done.actor.pollUpload', output: status('ready') },
-  { type: 'xstate.done.actor.pollUpload', output: status('failed') },
-  { type: 'xstate.error.actor.pollUpload', error: SERVER_ERROR },
-  { type: 'xstate.after.pollInterval' },
-  { type: 'upload.confirm', values: INVALID, thumbnail: null },
-  { type: 'upload.confirm', values: VALID, thumbnail: null },
-  { type: 'upload.confirm', values: VALID, thumbnail: PICTURE },
-  { type: 'xstate.done.actor.uploadThumbnail', output: undefined },
-  { type: 'xstate.error.actor.uploadThumbnail', error: { status: 415, type: 'unsupported-media-type' } },
-  { type: 'xstate.done.actor.createVideo', output: CREATED },
-  { type: 'xstate.error.actor.createVideo', error: { status: 409, type: 'conflict' } },
-];
-
-/** The model state: where the wizard is and what it shows, not how far the bytes went (one self-loop). */
-const stateKey = ({ value, context }: Snapshot) => ({
-  value,
-  file: context.file?.name ?? null,
-  refusedFile: context.refusedFile,
-  refusal: context.refusal,
-  errors: context.errors !== null,
-});
-
-const model = createMachineModel(uploadWizardMachine, { events, stateKey });
-// Each refusal's message and each kind of transfer (first, resumed) is shown by some path.
-const paths = coveringPaths(model, (snapshot) =>
-  snapshot.matches({ open: 'refused' }) ? [`refused ${snapshot.context.refusal}`] : [],
-);
+type Snapshot = UploadWizardSnapshot;
+type ModelEvent = UploadWizardModelEvent;
+// The model (events, state key, features) is shared with `npm run qa`: upload-wizard.model.test-support.ts.
+const { events, paths } = uploadWizardModel;
 
 // ---- the rendered dialog -------------------------------------------------------------------------------
 

@@ -4,93 +4,18 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SnapshotFrom } from 'xstate';
 import { useVideoFilters } from '../../src/features/videos/use-video-filters.ts';
 import { VideoFiltersBar } from '../../src/features/videos/video-filters-bar.tsx';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
-import {
-  coveringPaths,
-  createMachineModel,
-  itCoversTheMachine,
-  runPath,
-  type Executors,
-  type StateChecks,
-} from '../../tests/utils/machine-model.ts';
-import type { Etiqueta } from '../tag-filter/tag-filter.types.ts';
+import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
 import { FILTER_KEYS, toSearch } from './video-filters.ts';
 import { videoFiltersMachine } from './video-filters.machine.ts';
+import { ADDRESS, NAME, TAGS, videoFiltersModel, type VideoFiltersSnapshot } from './video-filters.model.test-support.ts';
 import type { FilterSearch, VideoFilters, VideoFiltersEvent, WriteAddressParams } from './video-filters.types.ts';
 
-const TAGS: Etiqueta[] = [
-  { id: 3, nombre: 'Arte' },
-  { id: 5, nombre: 'Deportes' },
-  { id: 7, nombre: 'Música' },
-];
-const NAME = new Map(TAGS.map((tag) => [tag.id, tag.nombre]));
-/** The address when the user opens the list: no filters, so stored ones come back. */
-const ADDRESS: FilterSearch = {};
-const STORED: FilterSearch = { score: 'gte:4', tag: 'in:3' };
-/** 'es despues de' a day the calendar shows when it opens: the first of this month. */
-const FIRST_OF_MONTH = dayjs().startOf('month').format('YYYY-MM-DD');
-
-type Snapshot = SnapshotFrom<typeof videoFiltersMachine>;
-
-const events: VideoFiltersEvent[] = [
-  { type: 'filters.restore', stored: STORED },
-  { type: 'filters.restore', stored: {} },
-  { type: 'filters.search', text: 'gatos' },
-  // Blank text is no event the machine takes (its guard): 'does nothing on Enter with blank text' below.
-  { type: 'filters.tab', tab: 'todos' },
-  { type: 'filters.tab', tab: 'favoritos' },
-  { type: 'filters.tab', tab: 'no-vistos' },
-  { type: 'filters.set', filters: { favorite: true } },
-  { type: 'filters.set', filters: { favorite: null } },
-  { type: 'filters.set', filters: { uploadDate: { period: 'tm' } } },
-  { type: 'filters.set', filters: { uploadDate: { after: FIRST_OF_MONTH } } },
-  { type: 'filters.set', filters: { score: { operator: 'gte', stars: 2 } } },
-  { type: 'filters.set', filters: { tagIds: [3, 7] } },
-  { type: 'filters.clear', filter: 'q' },
-  { type: 'filters.clear', filter: 'tagIds' },
-  { type: 'filters.clear', filter: 'uploadDate' },
-  { type: 'filters.clear', filter: 'score' },
-  // Navigation: a card's tag link, and a plain link to /videos.
-  { type: 'filters.sync', search: { tag: 'in:5' } },
-  { type: 'filters.sync', search: {} },
-];
-
-const setFilters = (filters: VideoFilters) => Object.entries(toSearch(filters)).map(([key]) => key);
-
-const model = createMachineModel(videoFiltersMachine, {
-  events,
-  input: { search: ADDRESS },
-  // Which filters are set is what the UI shows differently; their exact values are the events'.
-  stateKey: (snapshot) => [snapshot.value, toSearch(snapshot.context.filters)],
-  filterEvents: (snapshot, event) => {
-    const { filters } = snapshot.context;
-    switch (event.type) {
-      case 'filters.restore':
-        return snapshot.matches('entering');
-      case 'filters.set':
-        // Only a change a user can make with the chips (ticking a ticked chip is unticking it).
-        return Object.entries(event.filters).some(
-          ([name, value]) => JSON.stringify(filters[name as keyof VideoFilters]) !== JSON.stringify(value),
-        );
-      case 'filters.clear':
-        // The clear control is only there when the filter is set.
-        return event.filter === 'tagIds' ? filters.tagIds.length > 0 : filters[event.filter] !== null;
-      default:
-        return true;
-    }
-  },
-});
-const paths = coveringPaths(model, (snapshot) =>
-  snapshot.matches('ready')
-    ? [
-        ...setFilters(snapshot.context.filters).map((key) => `shows ${key}`),
-        ...(snapshot.context.filters.uploadDate && 'after' in snapshot.context.filters.uploadDate ? ['shows a day'] : []),
-      ]
-    : [],
-);
+type Snapshot = VideoFiltersSnapshot;
+// The model is shared with `npm run qa`: video-filters.model.test-support.ts.
+const { events, paths } = videoFiltersModel;
 
 let user: UserEvent;
 /**

@@ -1,7 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SnapshotFrom } from 'xstate';
 import { ToastViewport } from '../../src/components/toast-viewport.tsx';
 import { createVideoOpinionLogic } from '../../src/features/videos/video.actors.ts';
 import { VideoOpinionControls } from '../../src/features/videos/video-opinion-controls.tsx';
@@ -9,69 +8,30 @@ import { createQueryClient } from '../../src/lib/query-client.ts';
 import { createToastStore } from '../../src/lib/toasts.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import {
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
 import { toastMachine } from '../toast/toast.machine.ts';
 import { videoOpinionMachine } from './video-opinion.machine.ts';
-import type { RateVideoInput, SetFavoriteInput, Video, VideoOpinionEvent } from './video-opinion.types.ts';
+import {
+  answer,
+  SERVER_ERROR,
+  VIDEO,
+  videoOpinionModel,
+  type VideoOpinionModelEvent,
+  type VideoOpinionSnapshot,
+} from './video-opinion.model.test-support.ts';
+import type { RateVideoInput, SetFavoriteInput, Video } from './video-opinion.types.ts';
 
-const VIDEO: Video = {
-  id: 7,
-  idExterno: 'asset-7',
-  titulo: 'Reunión anual',
-  descripcion: null,
-  descripcionCorta: 'Resumen de la reunión',
-  duracion: 600,
-  puntuacionMedia: 3,
-  puntuacion: null,
-  favorito: false,
-  visto: true,
-  fechaAlta: '2026-03-05T12:00:00.000Z',
-  urlThumbnail: null,
-  urlPreview: null,
-  urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=s',
-  etiquetas: [],
-  isVisible: true,
-  organizacionId: null,
-  nombreUsuarioAlta: 'admin',
-  posicion: null,
-};
-const answer = (fields: Partial<Video>): Video => ({ ...VIDEO, ...fields });
-
-type Snapshot = SnapshotFrom<typeof videoOpinionMachine>;
-type ModelEvent =
-  | VideoOpinionEvent
-  | DoneEvent<'rateVideo', Video>
-  | ErrorEvent<'rateVideo'>
-  | DoneEvent<'setFavorite', Video>
-  | ErrorEvent<'setFavorite'>;
-
-const NETWORK_ERROR = { status: 0, type: 'network-error' };
-const SERVER_ERROR = { status: 500, type: 'internal-server-error' };
-
-const events: ModelEvent[] = [
-  { type: 'opinion.rate', stars: 4 },
-  { type: 'opinion.rate', stars: 1 },
-  { type: 'opinion.favorite', favorite: true },
-  { type: 'opinion.favorite', favorite: false },
-  { type: 'xstate.done.actor.rateVideo', output: answer({ puntuacion: 4, puntuacionMedia: 3.5 }) },
-  { type: 'xstate.done.actor.rateVideo', output: answer({ puntuacion: 1, puntuacionMedia: 2 }) },
-  { type: 'xstate.error.actor.rateVideo', error: SERVER_ERROR },
-  { type: 'xstate.done.actor.setFavorite', output: answer({ favorito: true }) },
-  { type: 'xstate.done.actor.setFavorite', output: answer({ favorito: false }) },
-  // One failure kind per direction, so that each failure text is a listed event the paths must take.
-  { type: 'xstate.error.actor.setFavorite', error: NETWORK_ERROR },
-  { type: 'xstate.error.actor.setFavorite', error: SERVER_ERROR },
-];
+type Snapshot = VideoOpinionSnapshot;
+type ModelEvent = VideoOpinionModelEvent;
+// The model is shared with `npm run qa`: video-opinion.model.test-support.ts.
+const { events, paths } = videoOpinionModel;
+const { model } = videoOpinionModel.models[0]!;
 
 /** The §8 texts, written out: what the user must read after each outcome. */
 function expectedToast(change: 'rating' | 'favorite', value: number | boolean, outcome: 'saved' | 'failed') {
@@ -84,20 +44,6 @@ function expectedToast(change: 'rating' | 'favorite', value: number | boolean, o
   }
   return { kind: 'success', message: value ? 'Video añadido a favoritos' : 'Video quitado de favoritos' };
 }
-
-const model = createMachineModel(videoOpinionMachine, {
-  events,
-  input: { videoId: VIDEO.id, rating: VIDEO.puntuacion, favorite: VIDEO.favorito },
-  // The server answers the change that was asked for; the network fails adding, the server removing.
-  filterEvents: (snapshot, event) => {
-    const { pendingRating, pendingFavorite } = snapshot.context;
-    if (event.type === 'xstate.done.actor.rateVideo') return event.output.puntuacion === pendingRating;
-    if (event.type === 'xstate.done.actor.setFavorite') return event.output.favorito === pendingFavorite;
-    if (event.type === 'xstate.error.actor.setFavorite') return (event.error === NETWORK_ERROR) === (pendingFavorite === true);
-    return true;
-  },
-});
-const paths = coveringPaths(model);
 
 let doubles: ActorDoubles;
 let user: UserEvent;

@@ -8,10 +8,13 @@
  * - model/covering-paths.ts: few paths covering every state, transition and listed event;
  * - model/coverage.ts: coverage counted on the real machine (`itCoversTheMachine`);
  * - model/actor-doubles.ts: promise and callback doubles that honour cancellation;
- * - model/run-path.ts: running a path against the rendered UI, and a SimulatedClock for delays.
+ * - model/run-path.ts: running a path against the rendered UI, and a SimulatedClock for delays;
+ * - model/qa-model.ts: a machine's QA model (beside the machine, free of the DOM): its paths, their
+ *   stable ids and their steps in plain Spanish, shared by the machine's test and `npm run qa`.
  */
 export * from './model/explicit-events.ts';
 export * from './model/covering-paths.ts';
 export * from './model/coverage.ts';
 export * from './model/actor-doubles.ts';
 export * from './model/run-path.ts';
+export * from './model/qa-model.ts';

@@ -2,12 +2,16 @@
  * Few paths through the model that together visit every reachable state node, take every reachable
  * transition and show every extra feature the test asks for.
  */
+import { createHash } from 'node:crypto';
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject, SnapshotFrom } from 'xstate';
 import type { StatePath, TestPath } from 'xstate/graph';
 import { eventFeature, stepFeatures } from './coverage.ts';
 import type { MachineModel } from './explicit-events.ts';
 
 export interface CoveringPath<TSnapshot extends AnyMachineSnapshot, TEvent extends EventObject> {
+  /** Stable id of the path: it changes only when the path's events (or the input it starts from) change. */
+  id: string;
+  /** `<id> <events>`: the test title, so `vitest -t <id>` runs this one path. */
   name: string;
   path: TestPath<TSnapshot, TEvent>;
   /** What the path shows: `node …`, `transition …` (ids of the real machine), `event …` and the extra features. */
@@ -22,6 +26,15 @@ export const eventLabel = (event: EventObject) => {
   if (!Object.keys(payload).length || json === undefined) return type;
   return `${type} ${json.length > 60 ? `${json.slice(0, 57)}...` : json}`;
 };
+
+/**
+ * The id of the path made of `events` from `input`: the first 8 hex digits of the SHA-1 of their
+ * JSON. Picking other paths, reordering them or renaming a state leaves it as it is.
+ */
+export function pathId(events: readonly EventObject[], input?: unknown): string {
+  const json = JSON.stringify(input === undefined ? events : { input, events });
+  return createHash('sha1').update(json).digest('hex').slice(0, 8);
+}
 
 /**
  * Picks, greedily, few paths that together show every feature reachable in the model: state nodes,
@@ -101,7 +114,9 @@ export function coveringPaths<TMachine extends AnyStateMachine, TEvent extends E
   }
 
   return picked.map(({ events, features, target }) => {
-    const name = events.length ? events.map(eventLabel).join(' → ') : '(initial state)';
+    const label = events.length ? events.map(eventLabel).join(' → ') : '(initial state)';
+    const id = pathId(events, machineModel.input);
+    const name = `${id} ${label}`;
     // Replay on the machine: the snapshots a running actor would hold after each event.
     const steps: Array<{ state: Snapshot; event: TEvent }> = [{ state: initial as Snapshot, event: { type: 'xstate.init' } as TEvent }];
     let current = initial as Snapshot;
@@ -116,6 +131,6 @@ export function coveringPaths<TMachine extends AnyStateMachine, TEvent extends E
       description: name,
       test: (params) => model.testPath(statePath, params as never),
     };
-    return { name, path, features: [...features] };
+    return { id, name, path, features: [...features] };
   });
 }

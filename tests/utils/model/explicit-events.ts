@@ -148,6 +148,8 @@ export interface MachineModel<TMachine extends AnyStateMachine, TEvent extends E
   model: TestModel<SnapshotFrom<TMachine>, TEvent, unknown>;
   /** The events the test listed. */
   events: readonly TEvent[];
+  /** The input the machine starts with (part of each path's id: the same events from another input are another path). */
+  input: InputFrom<TMachine> | undefined;
   initial: SnapshotFrom<TMachine>;
   /** Transitions taken while starting the machine (initial `always` branches). */
   initialTransitions: AnyTransitionDefinition[];
@@ -214,6 +216,7 @@ export function createMachineModel<TMachine extends AnyStateMachine, TEvent exte
     machine,
     model,
     events: options.events,
+    input: options.input,
     initial: start.result,
     initialTransitions: start.transitions,
     key,
