@@ -29,6 +29,7 @@ import { migrateToLatest } from '../server/db/migrator.ts';
 import { insertUser } from '../server/modules/accounts/accounts.repository.ts';
 import { sessionTokenFor } from '../server/modules/accounts/login.service.ts';
 import { ensureTags } from '../server/modules/etiquetas/etiquetas.repository.ts';
+import { random, spanishSentences } from '../server/modules/statistics/generate.ts';
 import { refreshSearchIndex } from '../server/modules/videos/videos.repository.ts';
 import { loadSecrets } from '../server/secrets.ts';
 
@@ -91,29 +92,9 @@ function stop(child: ChildProcess): Promise<void> {
 
 // ── the data ────────────────────────────────────────────────────────────────────────────────────
 
-/** Words of the titles and descriptions; earlier ones are more frequent (a skewed, Zipf-like draw). */
-const WORDS = ('de la el en los para con una por las del sobre equipo proyecto nuevo empresa trabajo cliente ' +
-  'presentación formación seguridad informe resumen calidad guía práctica taller jornada evento campaña ventas ' +
-  'dirección comité tecnología innovación energía diseño logística almacén entrevista sostenibilidad proceso ' +
-  'reunión anual mensual semanal objetivo resultado plan estrategia mercado producto servicio atención ' +
-  'procedimiento normativa auditoría riesgo prevención incendio evacuación primeros auxilios ergonomía oficina ' +
-  'teletrabajo herramienta aplicación plataforma datos análisis indicador cuadro mando presupuesto factura ' +
-  'compras proveedor contrato licitación obra mantenimiento instalación eléctrica climatización vehículo camión ' +
-  'flota ruta reparto pedido cadena suministro inventario etiqueta embalaje transporte aduana exportación ' +
-  'bienvenida acogida onboarding mentor carrera talento liderazgo comunicación feedback conflicto negociación ' +
-  'cultura valores ética igualdad diversidad inclusión voluntariado aniversario premio reconocimiento ' +
-  'congreso feria webinar podcast tutorial demostración lanzamiento novedad actualización versión migración').split(' ');
 const TAGS = ['Formación', 'Seguridad', 'Eventos', 'Ventas', 'Recursos humanos', 'Dirección', 'Tecnología', 'Calidad',
   'Logística', 'Marketing', 'Innovación', 'Sostenibilidad', 'Clientes', 'Comités', 'Entrevistas', 'Talleres', 'Novedades',
   'Tutoriales', 'Campañas', 'Jornadas'];
-
-/** A small deterministic generator, so every run has the same library. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-}
 
 interface Filled {
   /** a user of organisation TAO */
@@ -125,10 +106,9 @@ interface Filled {
 
 async function fill(db: Db, config: Config): Promise<Filled> {
   const at = new Date().toISOString();
-  const next = random(42);
+  const next = random(42); // the same library every run
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
-  const word = () => WORDS[Math.floor(WORDS.length * next() ** 2)]!;
-  const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+  const sentence = spanishSentences(next);
 
   const [token, adminToken] = await db.kysely.transaction().execute(async (trx) => {
     const user = await insertUser(trx, {

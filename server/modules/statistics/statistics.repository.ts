@@ -170,30 +170,28 @@ export async function mostWatchingOrganizations(db: Executor, page: Page): Promi
     .execute();
 }
 
-/** Ready videos by views, then id: read off videos_view_count_idx. */
+/**
+ * Ready videos by views, then id: read off videos_view_count_idx, partial on `status = 'ready'`
+ * (written as a literal, so the planners see the query implies the index's condition).
+ */
 export async function mostViewedVideos(db: Executor, page: Page): Promise<Array<{ id: number; titulo: string; view_count: number }>> {
-  return db
-    .selectFrom('videos')
-    .select(['id', 'titulo', 'view_count'])
-    .where('view_count', '>', 0)
-    .where('status', '=', 'ready')
-    .orderBy('view_count', 'desc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  const result = await sql<{ id: number; titulo: string; view_count: number }>`select id, titulo, view_count
+    from videos where status = 'ready' and view_count > 0
+    order by view_count desc, id asc
+    limit ${page.limit} offset ${page.offset}`.execute(db);
+  return result.rows;
 }
 
 /**
  * Rated ready videos by average rating (compared exactly as a floating-point quotient: equal
- * fractions give equal quotients), then number of ratings, then id. Ratings do not grow with the
- * views (at most one per user and video): this sorts the rated videos, as many as there are.
+ * fractions give equal quotients), then number of ratings, then id: read off videos_rating_rank_idx,
+ * whose expression and condition are spelled here exactly as in the migration.
  */
 export async function bestRatedVideos(db: Executor, dialect: DialectName, page: Page): Promise<Array<{ id: number; titulo: string; rating_sum: number; rating_count: number }>> {
   const double = sql.raw(dialect === 'postgres' ? 'double precision' : 'real');
   const result = await sql<{ id: number; titulo: string; rating_sum: number; rating_count: number }>`select id, titulo, rating_sum, rating_count
     from videos where status = 'ready' and rating_count > 0
-    order by cast(rating_sum as ${double}) / rating_count desc, rating_count desc, id asc
+    order by (cast(rating_sum as ${double}) / rating_count) desc, rating_count desc, id asc
     limit ${page.limit} offset ${page.offset}`.execute(db);
   return result.rows;
 }
