@@ -34,12 +34,14 @@ export async function countView(trx: Executor, view: { videoId: number; userId: 
  */
 export async function forgetViewsOfVideo(trx: Executor, dialect: DialectName, videoId: number): Promise<void> {
   if (dialect === 'postgres') {
-    // Rows locked in one order (by key), so two deletions at once cannot wait for each other in a circle.
-    await sql`select id from users where id in (select user_id from view_events where video_id = ${videoId}) order by id for update`.execute(trx);
+    // Rows locked in one order (by key), so two deletions at once cannot wait for each other in a circle;
+    // `no key update` (what an update of a counter takes) does not wait for the key-share locks that
+    // inserts referencing a user hold (a view being recorded), nor they for it.
+    await sql`select id from users where id in (select user_id from view_events where video_id = ${videoId}) order by id for no key update`.execute(trx);
     await sql`select organizacion from organization_views
-      where organizacion in (select organizacion from view_events where video_id = ${videoId}) order by organizacion for update`.execute(trx);
+      where organizacion in (select organizacion from view_events where video_id = ${videoId}) order by organizacion for no key update`.execute(trx);
     await sql`select hour from view_counts_hourly
-      where hour in (select substr(viewed_at, 1, 13) from view_events where video_id = ${videoId}) order by hour for update`.execute(trx);
+      where hour in (select substr(viewed_at, 1, 13) from view_events where video_id = ${videoId}) order by hour for no key update`.execute(trx);
   }
   await sql`update users set view_count = view_count - v.n
     from (select user_id, count(*) as n from view_events where video_id = ${videoId} group by user_id) v

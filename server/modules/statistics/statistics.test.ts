@@ -358,6 +358,32 @@ describeOnEachDatabase('statistics: the counters kept as views arrive equal a re
     expect((await infoBoxes(server(), admin.session)).views!.count).toBe(Number(events));
   });
 
+  it('views and deletions at the same time: every request answers, the counters still match', async () => {
+    const admin = await createUser(server(), 'admin2', { rol: 'admin' });
+    const users = await Promise.all(['uno', 'dos', 'tres', 'cuatro', 'cinco', 'seis'].map((name, i) => createUser(server(), `c-${name}`, { organizacion: i % 2 ? 'Par' : 'Impar' })));
+    const videos = await Promise.all(Array.from({ length: 8 }, (_, i) => addVideo(server(), { titulo: `Concurrente ${i}` })));
+    // every user has seen the two videos that go
+    for (const user of users) for (const id of videos.slice(0, 2)) expect((await getVideo(server(), user.session, id)).statusCode).toBe(200);
+    const answers = await Promise.all([
+      ...users.flatMap((user) => videos.slice(2).map((id) => getVideo(server(), user.session, id))),
+      ...videos.slice(0, 2).map((id) => call(server().app, { method: 'DELETE', url: `/api/videos/${id}`, token: admin.session })),
+    ]);
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([...new Array<number>(36).fill(200), 204, 204]);
+    const kept = await readViewCounters(server().db.kysely);
+    await rebuildViewCounters(server().db.kysely, server().db.dialect);
+    expect(await readViewCounters(server().db.kysely)).toEqual(kept);
+  });
+
+  it('a view does not make the video lists forget what they remember (their generations do not move)', async () => {
+    const generations = () => server().db.kysely.selectFrom('video_list_generations').selectAll().orderBy('scope').execute();
+    const user = await createUser(server(), 'lectora', { organizacion: 'Alfa' });
+    const id = await addVideo(server(), { titulo: 'Sin olvidar' });
+    const before = await generations();
+    expect((await getVideo(server(), user.session, id)).statusCode).toBe(200);
+    expect(await server().db.kysely.selectFrom('videos').select('view_count').where('id', '=', id).executeTakeFirst()).toEqual({ view_count: 1 });
+    expect(await generations()).toEqual(before);
+  });
+
   it('the migration fills the counters from the view events already recorded', async () => {
     const { kysely, dialect } = server().db;
     const untyped = kysely as unknown as Kysely<unknown>; // migrations take the database without its table types
