@@ -375,7 +375,8 @@ describeOnEachDatabase('statistics: the counters kept as views arrive equal a re
   });
 
   it('a view does not make the video lists forget what they remember (their generations do not move)', async () => {
-    const generations = () => server().db.kysely.selectFrom('video_list_generations').selectAll().orderBy('scope').execute();
+    const generations = async () =>
+      (await sql<{ scope: string; generation: number | string }>`select scope, generation from video_list_generations order by scope`.execute(server().db.kysely)).rows;
     const user = await createUser(server(), 'lectora', { organizacion: 'Alfa' });
     const id = await addVideo(server(), { titulo: 'Sin olvidar' });
     const before = await generations();
