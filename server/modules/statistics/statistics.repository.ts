@@ -119,14 +119,16 @@ export interface Totals {
 
 /** The info boxes' numbers, in one statement (one snapshot); `recentFrom` is an hour bucket. */
 export async function readTotals(db: Executor, recentFrom: string): Promise<Totals> {
+  // the ready videos are read once for their number and their ratings
   const result = await sql<Record<keyof Totals, number | string | null>>`select
-    (select count(*) from videos where status = 'ready') as videos,
+    v.videos,
     (select count(*) from users) as users,
     (select count(distinct organizacion) from users where organizacion is not null) as organizations,
     (select sum(view_count) from view_counts_hourly) as views,
     (select sum(view_count) from view_counts_hourly where hour >= ${recentFrom}) as "recentViews",
-    (select sum(rating_sum) from videos where status = 'ready') as "ratingSum",
-    (select sum(rating_count) from videos where status = 'ready') as "ratingCount"`.execute(db);
+    v."ratingSum",
+    v."ratingCount"
+    from (select count(*) as videos, sum(rating_sum) as "ratingSum", sum(rating_count) as "ratingCount" from videos where status = 'ready') v`.execute(db);
   const row = result.rows[0]!;
   // PostgreSQL's sum of integers is a bigint or numeric (a string): every figure is read as a number.
   const n = (value: number | string | null) => Number(value ?? 0);
