@@ -374,6 +374,29 @@ describeOnEachDatabase('statistics: the counters kept as views arrive equal a re
     expect(await readViewCounters(server().db.kysely)).toEqual(kept);
   });
 
+  it('a view recorded while its video is being deleted is not counted, and is no error', async () => {
+    const user = await createUser(server(), 'a-destiempo', { organizacion: 'Alfa' });
+    const id = await addVideo(server(), { titulo: 'Se va' });
+    const db = server().db.kysely;
+    let deleted!: () => void;
+    let commit!: () => void;
+    const deletedNow = new Promise<void>((resolve) => (deleted = resolve));
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const deleting = db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('videos').where('id', '=', id).execute();
+      deleted();
+      await committing;
+    });
+    await deletedNow;
+    // The view arrives while the deletion is not committed yet: it waits for it, then finds the video gone.
+    const at = new Date().toISOString();
+    const recording = recordViewEvent(db, id, user.id, at, at);
+    setTimeout(commit, 100);
+    await deleting;
+    expect(await recording).toBe(false);
+    expect(await db.selectFrom('view_events').select('id').where('video_id', '=', id).execute()).toEqual([]);
+  });
+
   it('a view does not make the video lists forget what they remember (their generations do not move)', async () => {
     const generations = async () =>
       (await sql<{ scope: string; generation: number | string }>`select scope, generation from video_list_generations order by scope`.execute(server().db.kysely)).rows;

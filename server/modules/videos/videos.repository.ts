@@ -416,7 +416,16 @@ export async function addToRating(db: Executor, videoId: number, sumDelta: numbe
  * statistics' counters count it in the same transaction (opened here when `db` is not one).
  */
 export async function recordViewEvent(db: Executor, videoId: number, userId: number, at: string, since: string): Promise<boolean> {
-  if (!db.isTransaction) return db.transaction().execute((trx) => recordViewEvent(trx, videoId, userId, at, since));
+  if (!db.isTransaction) {
+    try {
+      return await db.transaction().execute((trx) => recordViewEvent(trx, videoId, userId, at, since));
+    } catch (error) {
+      // The video (or the user) was deleted between reading it and recording the view (PostgreSQL
+      // checks the reference when the deletion commits): there is nothing left to count.
+      if (isForeignKeyViolation(error)) return false;
+      throw error;
+    }
+  }
   const result = await sql<{ organizacion: string | null }>`insert into view_events (video_id, user_id, organizacion, viewed_at)
     select ${videoId}, u.id, u.organizacion, ${at} from users u
     where u.id = ${userId} and not exists (
@@ -426,4 +435,10 @@ export async function recordViewEvent(db: Executor, videoId: number, userId: num
   if (!recorded) return false;
   await countView(db, { videoId, userId, organizacion: recorded.organizacion, at });
   return true;
+}
+
+/** A write refused because a row it refers to is gone (PostgreSQL 23503, SQLite's FOREIGNKEY constraint). */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
