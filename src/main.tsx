@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { RouterProvider } from '@tanstack/react-router';
-import { theme } from './lib/theme.ts';
+import { cssVariablesResolver, theme } from './lib/theme.ts';
 import { createApp } from './router.tsx';
 
 const { router } = createApp();
@@ -14,7 +14,7 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <RouterProvider router={router} />
     </MantineProvider>
   </StrictMode>,

@@ -137,7 +137,7 @@ export function StatisticsTableCard({
           <Table.Tbody>{body}</Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Group justify="space-between" align="flex-end" gap="xs" mt="sm" wrap="wrap">
+      <Group justify="space-between" align="center" gap="xs" mt="sm" wrap="wrap">
         <Group gap={4} wrap="nowrap" align="center">
           <ActionIcon
             variant="default"
@@ -161,7 +161,7 @@ export function StatisticsTableCard({
             <IconChevronRight size={18} aria-hidden />
           </ActionIcon>
         </Group>
-        <Group gap="xs" wrap="nowrap" align="flex-end">
+        <Group gap="xs" wrap="nowrap" align="center">
           <Select
             size="xs"
             label={appLabels.rowsPerPage}
@@ -173,7 +173,8 @@ export function StatisticsTableCard({
               const size = parsePageSize(value);
               if (size !== undefined && size !== paging.limit) onPaging(withPageSize(size));
             }}
-            w={96}
+            // The label beside its field, on one line: the footer stays one row high on a desktop.
+            styles={{ root: { display: 'flex', alignItems: 'center', gap: 8 }, label: { whiteSpace: 'nowrap', fontWeight: 400 }, wrapper: { width: 72 } }}
           />
           <Button
             variant="light"
