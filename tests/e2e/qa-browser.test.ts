@@ -1,0 +1,39 @@
+/**
+ * The QA paths of the machines that have a browser plan (tests/qa/browser/plans.ts), each walked in
+ * Chromium against a real server started from the build on a fresh temporary database (or the
+ * instance QA_BASE_URL names, see docs/QA.md). The same paths, with the same ids, as the machines'
+ * jsdom tests; paths that cannot run in a browser are listed, with the reason, by
+ * `npm run qa -- list <machine>`. One path: `npm run qa -- run --browser <machine> <id>`.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { jsdomOnlyReason, runBrowserPath, type QaWorld } from '../qa/browser/plan.ts';
+import { browserPlans } from '../qa/browser/plans.ts';
+import { startInstance, type Instance } from '../qa/browser/world.ts';
+import { findEntry } from '../qa/registry.ts';
+import { launchBrowser } from './harness.ts';
+
+for (const plan of browserPlans) {
+  const entry = findEntry(plan.machine)!;
+  describe(`QA en Chromium: ${plan.machine}`, () => {
+    let instance: Instance | undefined;
+    let browser: Browser | undefined;
+    let world: QaWorld<unknown>;
+
+    beforeAll(async () => {
+      instance = await startInstance();
+      browser = await launchBrowser();
+      world = { instance, browser, data: await plan.prepare({ instance, browser }) };
+    }, 180_000);
+    afterAll(async () => {
+      await browser?.close();
+      await instance?.stop();
+    });
+
+    for (const qaPath of entry.model.paths.filter((candidate) => jsdomOnlyReason(plan, candidate) === null)) {
+      it(qaPath.name, async () => {
+        await runBrowserPath(plan, qaPath, world);
+      });
+    }
+  });
+}

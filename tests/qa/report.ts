@@ -1,0 +1,160 @@
+/**
+ * The HTML report of the QA paths: an index of the machines, and one page per machine with its
+ * statechart (a Mermaid state diagram generated from the machine: its source, and a link that draws
+ * it on mermaid.live; mermaid is not a dependency of the project) beside its paths, each with its
+ * steps in plain words and its last result in jsdom and in Chromium.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { coverageReport, declaredFeatures } from '../utils/model/coverage.ts';
+import { jsdomOnlyReason, productionNotes } from './browser/plan.ts';
+import { findBrowserPlan } from './browser/plans.ts';
+import { mermaidLiveUrl, stateDiagram } from './diagram.ts';
+import type { QaEntry } from './registry.ts';
+import type { PathResult, ResultsStore } from './results.ts';
+
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+const STYLE = `
+body { font-family: system-ui, sans-serif; margin: 2rem; color: #1f2933; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
+table { border-collapse: collapse; } td, th { border: 1px solid #d9e2ec; padding: .35rem .6rem; text-align: left; vertical-align: top; }
+.layout { display: grid; grid-template-columns: minmax(20rem, 2fr) 3fr; gap: 2rem; align-items: start; }
+pre { background: #f5f7fa; padding: 1rem; overflow: auto; font-size: .8rem; max-height: 40rem; }
+.path { border: 1px solid #d9e2ec; border-radius: 6px; padding: .6rem 1rem; margin-bottom: 1rem; }
+.path h3 { font-size: 1rem; margin: 0 0 .4rem; font-family: monospace; }
+.badge { display: inline-block; border-radius: 4px; padding: 0 .4rem; margin-right: .4rem; font-size: .85rem; }
+.passed { background: #c6f7e2; } .failed { background: #ffd0d0; } .notrun { background: #e4e7eb; } .jsdomonly { background: #fff3c4; }
+ol { margin: .4rem 0; padding-left: 1.5rem; } li { margin: .2rem 0; }
+.state { font-style: italic; } .event { font-weight: 600; } .muted { color: #616e7c; font-size: .85rem; }
+details pre { max-height: 15rem; }
+`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="es">
+<head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+function badge(where: string, result: PathResult | undefined): string {
+  if (!result) return `<span class="badge notrun">${where}: no ejecutado</span>`;
+  const when = new Date(result.at).toLocaleString('es-ES', { timeZone: 'Europe/Madrid' });
+  const word = result.status === 'passed' ? 'pasa' : 'falla';
+  return `<span class="badge ${result.status}" title="${escape(when)}">${where}: ${word}</span><span class="muted">${escape(when)}</span>`;
+}
+
+/** What the machine declares and what its paths walk. */
+export function coverageSummary(entry: QaEntry) {
+  const declared = declaredFeatures(entry.model.machine);
+  const report = coverageReport(entry.model.machine, entry.model.paths, { events: entry.model.events });
+  return {
+    states: declared.nodes.length,
+    statesWalked: declared.nodes.length - report.unvisited.length,
+    transitions: declared.transitions.length,
+    transitionsWalked: declared.transitions.length - report.untaken.length,
+    report,
+  };
+}
+
+function machinePage(entry: QaEntry, results: ResultsStore): string {
+  const { model } = entry;
+  const plan = findBrowserPlan(entry.name);
+  const diagram = stateDiagram(model.machine);
+  const coverage = coverageSummary(entry);
+  const paths = model.paths
+    .map((qaPath) => {
+      const reason = plan ? jsdomOnlyReason(plan, qaPath) : 'esta máquina no tiene plan de navegador';
+      const notes = plan && !reason ? productionNotes(plan, qaPath) : [];
+      const jsdom = results.jsdom[entry.name]?.[qaPath.id];
+      const browser = results.browser[entry.name]?.[qaPath.id];
+      const failures = [jsdom, browser]
+        .filter((result): result is PathResult => result?.status === 'failed' && result.failure !== undefined)
+        .map((result) => `<details><summary>Fallo</summary><pre>${escape(result.failure!)}</pre></details>`)
+        .join('');
+      const steps = qaPath.steps.length
+        ? `<ol>${qaPath.steps
+            .map(
+              (step) =>
+                `<li>estando en '<span class="state" title="${escape(step.fromState)}">${escape(step.from)}</span>' → <span class="event">${escape(step.event)}</span> → '<span class="state" title="${escape(step.toState)}">${escape(step.to)}</span>'</li>`,
+            )
+            .join('')}</ol>`
+        : '<p class="muted">Sin pasos: el estado inicial.</p>';
+      return `<div class="path" id="p-${qaPath.id}">
+<h3>${qaPath.id}</h3>
+${qaPath.variant ? `<p class="muted">Desde ${escape(qaPath.variant.description)}</p>` : ''}
+<p>${badge('jsdom', jsdom)} ${reason ? `<span class="badge jsdomonly">solo jsdom: ${escape(reason)}</span>` : badge('Chromium', browser)}</p>
+${notes.length ? `<p class="muted">En Chromium: ${escape(notes.join('; '))}</p>` : ''}
+${steps}
+<p class="muted">npm run qa -- run ${entry.name} ${qaPath.id}${plan && !reason ? ` · npm run qa -- run --browser ${entry.name} ${qaPath.id}` : ''}</p>
+${failures}
+</div>`;
+    })
+    .join('\n');
+  const checks = Object.values(results.checks[entry.name] ?? {})
+    .map((check) => `<li><span class="badge ${check.status}">${check.status === 'passed' ? 'pasa' : 'falla'}</span>${escape(check.title)}</li>`)
+    .join('');
+  return page(
+    `QA · ${entry.name}`,
+    `<p><a href="index.html">← Todas las máquinas</a></p>
+<h1>${escape(model.title)} <span class="muted">(${entry.name})</span></h1>
+<p>${escape(model.machine.root.description ?? '')}</p>
+<p>Prueba: <code>${entry.testFile}</code> · ${model.paths.length} caminos · estados recorridos ${coverage.statesWalked}/${coverage.states} · transiciones recorridas ${coverage.transitionsWalked}/${coverage.transitions}</p>
+<div class="layout">
+<section>
+<h2>Diagrama de estados</h2>
+<p><a href="${escape(mermaidLiveUrl(diagram))}">Ver el diagrama dibujado en mermaid.live</a> (Mermaid <code>stateDiagram-v2</code>, generado de la máquina).</p>
+<pre>${escape(diagram)}</pre>
+${checks ? `<h2>Comprobaciones de la prueba</h2><ul>${checks}</ul>` : ''}
+</section>
+<section>
+<h2>Caminos</h2>
+${paths}
+</section>
+</div>`,
+  );
+}
+
+function indexPage(entries: readonly QaEntry[], results: ResultsStore): string {
+  const rows = entries
+    .map((entry) => {
+      const plan = findBrowserPlan(entry.name);
+      const count = (where: 'jsdom' | 'browser', status: PathResult['status']) =>
+        entry.model.paths.filter((qaPath) => results[where][entry.name]?.[qaPath.id]?.status === status).length;
+      const browserPaths = plan ? entry.model.paths.filter((qaPath) => jsdomOnlyReason(plan, qaPath) === null).length : 0;
+      const coverage = coverageSummary(entry);
+      return `<tr>
+<td><a href="${entry.name}.html">${entry.name}</a><br><span class="muted">${escape(entry.model.title)}</span></td>
+<td>${entry.model.paths.length}</td>
+<td>${coverage.statesWalked}/${coverage.states} · ${coverage.transitionsWalked}/${coverage.transitions}</td>
+<td><span class="badge passed">${count('jsdom', 'passed')} pasan</span><span class="badge failed">${count('jsdom', 'failed')} fallan</span></td>
+<td>${plan ? `${browserPaths} caminos: <span class="badge passed">${count('browser', 'passed')} pasan</span><span class="badge failed">${count('browser', 'failed')} fallan</span>` : '<span class="muted">solo jsdom</span>'}</td>
+</tr>`;
+    })
+    .join('\n');
+  return page(
+    'QA · caminos de las máquinas',
+    `<h1>Caminos generados de las máquinas de estados</h1>
+<p>Cada camino sale del modelo de su máquina (xstate/graph) y se ejecuta contra la interfaz en jsdom; los de inicio de sesión, MFA, registro, sesión y subida de videos también en Chromium contra un servidor real. Resultados: los de la última ejecución de <code>npm run qa -- run</code> (test-results/qa/results.json).</p>
+<table>
+<thead><tr><th>Máquina</th><th>Caminos</th><th>Estados · transiciones recorridos</th><th>jsdom</th><th>Chromium</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`,
+  );
+}
+
+/** Writes index.html and one page per machine into `outDir`; answers the index's path. */
+export function writeReport(entries: readonly QaEntry[], results: ResultsStore, outDir: string): string {
+  fs.mkdirSync(outDir, { recursive: true });
+  for (const entry of entries) fs.writeFileSync(path.join(outDir, `${entry.name}.html`), machinePage(entry, results));
+  const index = path.join(outDir, 'index.html');
+  fs.writeFileSync(index, indexPage(entries, results));
+  return index;
+}
