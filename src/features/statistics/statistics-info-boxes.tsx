@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import { Card, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import {
   IconBuilding,
   IconCalendarStats,
@@ -57,19 +57,19 @@ function InfoBoxGrid({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesPr
       </Card>
     );
   }
-  const grid = { cols: { base: 1, xs: 2, md: 3, xl: 6 }, spacing: 'md', component: 'ul', style: { listStyle: 'none', padding: 0, margin: 0 } } as const;
+  const grid = { cols: { base: 2, md: 3, xl: 6 }, spacing: 'md', component: 'ul', style: { listStyle: 'none', padding: 0, margin: 0 } } as const;
   if (boxes === undefined) {
     return (
       <SimpleGrid {...grid}>
         {Array.from({ length: SKELETON_BOXES }, (_, index) => (
           <Card key={index} withBorder radius="md" padding="md" component="li" aria-hidden>
-            <Group gap="sm" wrap="nowrap">
-              <Skeleton circle height={40} />
-              <div style={{ flex: 1 }}>
-                <Skeleton height={22} width="50%" mb={8} />
+            <Stack gap="xs">
+              <Skeleton height={40} width={40} radius="md" />
+              <div>
+                <Skeleton height={24} width="50%" mb={8} />
                 <Skeleton height={12} width="80%" />
               </div>
-            </Group>
+            </Stack>
           </Card>
         ))}
       </SimpleGrid>
@@ -81,7 +81,8 @@ function InfoBoxGrid({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesPr
         const Icon = ICONS[box.icon] ?? IconChartBar;
         return (
           <Card key={box.id} withBorder radius="md" padding="md" component="li">
-            <Group gap="sm" wrap="nowrap">
+            {/* The icon above the figures: with two boxes a row on a phone, titles keep whole words. */}
+            <Stack gap="xs" align="flex-start">
               <ThemeIcon size={40} radius="md" variant="light" aria-hidden>
                 <Icon size={22} />
               </ThemeIcon>
@@ -89,11 +90,11 @@ function InfoBoxGrid({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesPr
                 <Text fz={24} fw={700} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }}>
                   {formatInfoBoxCount(box)}
                 </Text>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                <Text size="sm" c="dimmed" style={{ overflowWrap: 'break-word' }}>
                   {box.title}
                 </Text>
               </div>
-            </Group>
+            </Stack>
           </Card>
         );
       })}
