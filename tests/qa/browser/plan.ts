@@ -50,9 +50,11 @@ export interface Gate {
   matches: (url: URL) => boolean;
 }
 
-export interface StepContext<TEvent extends EventObject, TData> {
+export interface StepContext<TEvent extends EventObject, TData, TLocal = unknown> {
   page: Page;
   world: QaWorld<TData>;
+  /** What `open` made for this path (its accounts, what the server answered so far). */
+  local: TLocal;
   event: TEvent;
   path: AnyQaPath;
   /** The step's index in `path.path.steps` (1 is the first event). */
@@ -66,43 +68,49 @@ export interface StepContext<TEvent extends EventObject, TData> {
   rest(): EventObject[];
 }
 
-export type BrowserExecutor<TEvent extends EventObject, TData> = (context: StepContext<TEvent, TData>) => Promise<void>;
+export type BrowserExecutor<TEvent extends EventObject, TData, TLocal = unknown> = (
+  context: StepContext<TEvent, TData, TLocal>,
+) => Promise<void>;
 
 /** For each event type: how to cause it in Chromium, or why it cannot be (the paths that take it stay jsdom-only). */
-export type BrowserExecutors<TEvent extends EventObject, TData> = {
-  [K in TEvent['type']]: BrowserExecutor<Extract<TEvent, { type: K }>, TData> | { jsdomOnly: string };
+export type BrowserExecutors<TEvent extends EventObject, TData, TLocal = unknown> = {
+  [K in TEvent['type']]: BrowserExecutor<Extract<TEvent, { type: K }>, TData, TLocal> | { jsdomOnly: string };
 };
 
-export interface StateContext<TData> {
+export interface StateContext<TData, TLocal = unknown> {
   page: Page;
   world: QaWorld<TData>;
+  local: TLocal;
   snapshot: AnyMachineSnapshot;
   path: AnyQaPath;
 }
 
-export interface BrowserPlan<TEvent extends EventObject, TData> {
+export interface BrowserPlan<TEvent extends EventObject, TData, TLocal = unknown> {
   machine: string;
   /** Once per run: what the paths need on the instance (accounts, files). */
   prepare(world: Omit<QaWorld<TData>, 'data'>): Promise<TData>;
-  /** Once per path, on a fresh page: brings it where the machine starts. */
-  open(context: { page: Page; world: QaWorld<TData>; path: AnyQaPath }): Promise<void>;
+  /** Once per path, on a fresh page: brings it where the machine starts; answers the path's own data. */
+  open(context: { page: Page; world: QaWorld<TData>; path: AnyQaPath }): Promise<TLocal>;
   gates: Record<string, Gate>;
-  executors: BrowserExecutors<TEvent, TData>;
-  /** A reason when only some payloads of an event type can be caused in Chromium. */
-  jsdomOnlyEvent?: (event: TEvent) => string | null;
+  executors: BrowserExecutors<TEvent, TData, TLocal>;
+  /** A reason when an event can be caused in Chromium with some payloads, or from some states, only. */
+  jsdomOnlyEvent?: (event: TEvent, before: AnyMachineSnapshot) => string | null;
   /** How each event is produced (default: 'real'); the listing names the non-real ones. */
   production?: (event: TEvent) => Production;
+  /** What else the listing says of how a path runs in Chromium (where it starts from). */
+  notes?: (path: AnyQaPath) => string[];
   /** What a person sees in each stable leaf state, keyed '#<state node id>'. */
-  states: Record<`#${string}`, (context: StateContext<TData>) => Promise<void>>;
+  states: Record<`#${string}`, (context: StateContext<TData, TLocal>) => Promise<void>>;
 }
 
-export type AnyBrowserPlan = BrowserPlan<any, any>;
+export type AnyBrowserPlan = BrowserPlan<any, any, any>;
 
 /** Why a path cannot run in Chromium (its first step that cannot be caused there), or null. */
 export function jsdomOnlyReason(plan: AnyBrowserPlan, path: AnyQaPath): string | null {
   for (const [index, step] of path.path.steps.slice(1).entries()) {
     const executor = (plan.executors as Record<string, unknown>)[step.event.type] as { jsdomOnly?: string } | undefined;
-    const reason = executor === undefined ? 'no browser executor' : (executor.jsdomOnly ?? plan.jsdomOnlyEvent?.(step.event));
+    const before = path.path.steps[index]!.state;
+    const reason = executor === undefined ? 'no browser executor' : (executor.jsdomOnly ?? plan.jsdomOnlyEvent?.(step.event, before));
     if (reason) return `paso ${index + 1}: ${reason}`;
   }
   return null;
@@ -116,11 +124,14 @@ export function productionNotes(plan: AnyBrowserPlan, path: AnyQaPath): string[]
     injected: 'respuesta inyectada con page.route',
     time: 'reloj del navegador adelantado',
   };
-  return path.path.steps
-    .slice(1)
-    .map((step, index) => ({ index, production: plan.production?.(step.event) ?? 'real' }))
-    .filter(({ production }) => production !== 'real')
-    .map(({ index, production }) => `paso ${index + 1}: ${words[production]}`);
+  return [
+    ...(plan.notes?.(path) ?? []),
+    ...path.path.steps
+      .slice(1)
+      .map((step, index) => ({ index, production: plan.production?.(step.event) ?? 'real' }))
+      .filter(({ production }) => production !== 'real')
+      .map(({ index, production }) => `paso ${index + 1}: ${words[production]}`),
+  ];
 }
 
 const SCREENSHOTS = path_.resolve(import.meta.dirname, '../../../test-results/qa/screenshots');
@@ -195,7 +206,11 @@ function holdCalls(context: BrowserContext, gates: Record<string, Gate>) {
  * event and the check of the state it leads to (the initial state is checked first). Every call of
  * a gated actor is held until an executor answers it, so each state stays put while it is checked.
  */
-export async function runBrowserPath<TData>(plan: BrowserPlan<EventObject, TData>, path: AnyQaPath, world: QaWorld<TData>): Promise<void> {
+export async function runBrowserPath<TData, TLocal>(
+  plan: BrowserPlan<EventObject, TData, TLocal>,
+  path: AnyQaPath,
+  world: QaWorld<TData>,
+): Promise<void> {
   const reason = jsdomOnlyReason(plan, path);
   if (reason) throw new Error(`Path ${path.id} cannot run in Chromium: ${reason}`);
   const context = await world.browser.newContext({
@@ -213,7 +228,7 @@ export async function runBrowserPath<TData>(plan: BrowserPlan<EventObject, TData
       const stateCheck = plan.states[id as `#${string}`];
       if (!stateCheck) throw new Error(`No browser check for the state ${id}`);
       try {
-        await stateCheck({ page, world, snapshot, path });
+        await stateCheck({ page, world, local, snapshot, path });
       } catch (error) {
         throw new Error(`${where}: ${id} is not what a person should see: ${error instanceof Error ? error.message : String(error)}`, {
           cause: error,
@@ -222,17 +237,19 @@ export async function runBrowserPath<TData>(plan: BrowserPlan<EventObject, TData
     }
   };
   const page = await context.newPage();
+  let local = undefined as TLocal;
   try {
-    await plan.open({ page, world, path });
+    local = await plan.open({ page, world, path });
     await check(steps[0]!.state, page, 'at the start');
     for (let index = 1; index < steps.length; index += 1) {
       const step = steps[index]!;
       const label = `step ${index} (${path.steps[index - 1]?.event ?? step.event.type})`;
-      const executor = (plan.executors as Record<string, BrowserExecutor<EventObject, TData>>)[step.event.type]!;
+      const executor = (plan.executors as Record<string, BrowserExecutor<EventObject, TData, TLocal>>)[step.event.type]!;
       try {
         await executor({
           page,
           world,
+          local,
           event: step.event,
           path,
           index,
