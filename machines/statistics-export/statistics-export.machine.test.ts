@@ -8,68 +8,28 @@
  * for while one runs is ignored.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createActor, type Actor, type SnapshotFrom } from 'xstate';
+import { createActor, type Actor } from 'xstate';
 import {
-  coveringPaths,
   createActorDoubles,
-  createMachineModel,
   itCoversTheMachine,
   runPath,
   type ActorDoubles,
-  type DoneEvent,
-  type ErrorEvent,
   type Executors,
   type StateChecks,
 } from '../../tests/utils/machine-model.ts';
 import { statisticsExportMachine } from './statistics-export.machine.ts';
-import type {
-  StatisticsExportData,
-  StatisticsExportEvent,
-  StatisticsExportFailure,
-  StatisticsExportRequest,
-} from './statistics-export.types.ts';
+import {
+  statisticsExportModel,
+  type StatisticsExportModelEvent,
+  type StatisticsExportSnapshot,
+} from './statistics-export.model.test-support.ts';
+import type { StatisticsExportData, StatisticsExportFailure, StatisticsExportRequest } from './statistics-export.types.ts';
 
-type Snapshot = SnapshotFrom<typeof statisticsExportMachine>;
-type ModelEvent = StatisticsExportEvent | DoneEvent<'collectRows', StatisticsExportData> | ErrorEvent<'collectRows'>;
-
-const UMA_DATA: StatisticsExportData = {
-  kind: 'table',
-  table: { table: 'uma', rows: [{ usuario: 'ana', nombre: 'Ana Pérez', videosVistos: 12 }] },
-};
-const VMR_DATA: StatisticsExportData = {
-  kind: 'table',
-  table: { table: 'vmr', rows: [{ id: 3, video: 'Gatos', puntuacion: 4.25 }] },
-};
-const DASHBOARD_DATA: StatisticsExportData = {
-  kind: 'dashboard',
-  infoBoxes: [{ id: 'videos', icon: 'videos', count: 120, title: 'Videos' }],
-  tables: [UMA_DATA.table],
-};
-const FAILURE = { status: 500, type: 'internal-server-error' };
-
-/** What each export asks `collectRows` for, and the data that answers it. */
-const ANSWERS: Array<{ request: StatisticsExportRequest; data: StatisticsExportData }> = [
-  { request: { kind: 'table', table: 'uma' }, data: UMA_DATA },
-  { request: { kind: 'table', table: 'vmr' }, data: VMR_DATA },
-  { request: { kind: 'dashboard' }, data: DASHBOARD_DATA },
-];
-const answerTo = (request: StatisticsExportRequest | null) => ANSWERS.find((answer) => JSON.stringify(answer.request) === JSON.stringify(request));
-
-const events: ModelEvent[] = [
-  { type: 'export.table', table: 'uma' },
-  { type: 'export.table', table: 'vmr' },
-  { type: 'export.dashboard' },
-  ...ANSWERS.map(({ data }) => ({ type: 'xstate.done.actor.collectRows', output: data }) as const),
-  { type: 'xstate.error.actor.collectRows', error: FAILURE },
-];
-
-// `collectRows` answers with the data of the export it was asked for (not another export's).
-const model = createMachineModel(statisticsExportMachine, {
-  events,
-  filterEvents: (snapshot, event) =>
-    event.type !== 'xstate.done.actor.collectRows' || answerTo(snapshot.context.request)?.data === (event as { output: unknown }).output,
-});
-const paths = coveringPaths(model);
+type Snapshot = StatisticsExportSnapshot;
+type ModelEvent = StatisticsExportModelEvent;
+// The model (events, and the answer each export gets) is shared with `npm run qa`: statistics-export.model.test-support.ts.
+const { events, paths } = statisticsExportModel;
+const { model } = statisticsExportModel.models[0]!;
 
 let doubles: ActorDoubles;
 let actor: Actor<typeof statisticsExportMachine>;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { coverageReport, declaredFeatures } from '../utils/model/coverage.ts';
 import { jsdomOnlyReason, productionNotes } from './browser/plan.ts';
-import { findBrowserPlan } from './browser/plans.ts';
+import { browserPlans, findBrowserPlan } from './browser/plans.ts';
 import { mermaidLiveUrl, stateDiagram } from './diagram.ts';
 import type { QaEntry } from './registry.ts';
 import type { PathResult, ResultsStore } from './results.ts';
@@ -140,7 +140,7 @@ function indexPage(entries: readonly QaEntry[], results: ResultsStore): string {
   return page(
     'QA · caminos de las máquinas',
     `<h1>Caminos generados de las máquinas de estados</h1>
-<p>Cada camino sale del modelo de su máquina (xstate/graph) y se ejecuta contra la interfaz en jsdom; los de inicio de sesión, MFA, registro, sesión y subida de videos también en Chromium contra un servidor real. Resultados: los de la última ejecución de <code>npm run qa -- run</code> (test-results/qa/results.json).</p>
+<p>Cada camino sale del modelo de su máquina (xstate/graph) y se ejecuta contra la interfaz en jsdom; los de ${escape(browserPlans.map((plan) => plan.machine).join(', '))} también en Chromium contra un servidor real. Resultados: los últimos de <code>npm run qa -- run</code> (test-results/qa/results.json).</p>
 <table>
 <thead><tr><th>Máquina</th><th>Caminos</th><th>Estados · transiciones recorridos</th><th>jsdom</th><th>Chromium</th></tr></thead>
 <tbody>

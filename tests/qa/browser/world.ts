@@ -45,9 +45,23 @@ export async function signInThroughApi(instance: Instance, user: string, passwor
   return { user, token: session.token as string };
 }
 
-/** An administrator: registered on a fresh product, or the one QA_ADMIN_* names on another instance. */
-export async function administrator(instance: Instance, name = 'qa.admin'): Promise<SignedIn> {
-  if (instance.product) return registerThroughApi(instance.product, name, { admin: true });
+const administrators = new WeakMap<Instance, Promise<SignedIn>>();
+
+/**
+ * The run's administrator, signed in once per instance (its authenticator's code is accepted once
+ * per 30-second step): registered on a fresh product, or the one QA_ADMIN_* names on another instance.
+ */
+export function administrator(instance: Instance): Promise<SignedIn> {
+  let signedIn = administrators.get(instance);
+  if (!signedIn) {
+    signedIn = signInAdministrator(instance);
+    administrators.set(instance, signedIn);
+  }
+  return signedIn;
+}
+
+async function signInAdministrator(instance: Instance): Promise<SignedIn> {
+  if (instance.product) return registerThroughApi(instance.product, 'qa.admin', { admin: true });
   const { QA_ADMIN_USER: user, QA_ADMIN_PASSWORD: password, QA_ADMIN_TOTP_SECRET: secret } = process.env;
   if (!user || !password || !secret) {
     throw new Error('A run against QA_BASE_URL needs QA_ADMIN_USER, QA_ADMIN_PASSWORD and QA_ADMIN_TOTP_SECRET (see docs/QA.md)');

@@ -23,6 +23,9 @@ export async function runPath<TSnapshot extends AnyMachineSnapshot, TEvent exten
   states: StateChecks<NoInfer<TSnapshot>>,
   events: Executors<NoInfer<TSnapshot>, NoInfer<TEvent>>,
 ): Promise<void> {
+  // xstate/graph skips an event without an executor: the path would go on from the wrong state.
+  const undriven = [...new Set(path.steps.slice(1).map((step) => step.event.type))].filter((type) => !(type in events));
+  if (undriven.length) throw new Error(`No executor for ${undriven.join(', ')}: add it to the test's executor table`);
   const fallback = (snapshot: AnyMachineSnapshot) => {
     throw new Error(`No check for the state ${JSON.stringify(snapshot.value)}`);
   };
