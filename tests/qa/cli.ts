@@ -3,7 +3,8 @@
  *
  *   list [machine]                         every path of every machine (or one), as numbered steps, with its id
  *   run [machine] [path-id]                the machine's test (or every machine's) in jsdom, or one path of it
- *   run --browser <machine> [path-id]      its paths in Chromium against a fresh product (--base-url URL: another instance)
+ *   run --browser [machine] [path-id]      its paths (or every browser plan's) in Chromium against a fresh product
+ *                                          (--base-url URL: another instance)
  *   report [--out dir] [--results file]    the HTML report (test-results/qa/index.html): diagrams, paths, last results
  *
  * `run` prints Vitest's report and exits with its code; each run's results are merged into
@@ -21,9 +22,9 @@ import { BROWSER_SUITE, BROWSER_TEST_FILE, mergeVitestReportFile, QA_DIR, readRe
 
 const USAGE = `npm run qa -- <command>
 
-  list [machine]                        las rutas (caminos) de cada máquina, paso a paso, con su id
+  list [machine]                        los caminos de cada máquina (o de una), paso a paso, con su id
   run [machine] [path-id]               la prueba de la máquina en jsdom (sin máquina: todas), o un camino
-  run --browser <machine> [path-id]     los caminos en Chromium contra un servidor real recién creado
+  run --browser [machine] [path-id]     los caminos en Chromium contra un servidor real recién creado (sin máquina: todas)
         [--base-url URL]                … o contra otra instancia (QA_ADMIN_USER, QA_ADMIN_PASSWORD, QA_ADMIN_TOTP_SECRET)
   report [--out dir] [--results file]   el informe HTML (por defecto test-results/qa/index.html)
 
@@ -138,6 +139,12 @@ function ensureBuilt(): boolean {
 function runCommand(positional: string[], options: Record<string, string | true>): number {
   const [name, id] = positional;
   if (options.browser) {
+    const baseUrl = typeof options['base-url'] === 'string' ? options['base-url'] : undefined;
+    if (!name) {
+      // Every machine that has a browser plan.
+      if (!baseUrl && !ensureBuilt()) return 1;
+      return vitest(['--project', 'e2e', BROWSER_TEST_FILE], baseUrl ? { QA_BASE_URL: baseUrl } : {});
+    }
     const entry = entryOf(name);
     const plan = findBrowserPlan(entry.name);
     if (!plan) throw new UsageError(`${entry.name} no tiene caminos en Chromium (tienen: ${browserPlans.map((candidate) => candidate.machine).join(', ')}).`);
@@ -145,7 +152,6 @@ function runCommand(positional: string[], options: Record<string, string | true>
       const reason = jsdomOnlyReason(plan, pathOf(entry, id));
       if (reason) throw new UsageError(`El camino ${id} de ${entry.name} es solo jsdom: ${reason}`);
     }
-    const baseUrl = typeof options['base-url'] === 'string' ? options['base-url'] : undefined;
     if (!baseUrl && !ensureBuilt()) return 1;
     return vitest(['--project', 'e2e', BROWSER_TEST_FILE, '-t', `${BROWSER_SUITE}${entry.name} ${id ?? ''}`], baseUrl ? { QA_BASE_URL: baseUrl } : {});
   }

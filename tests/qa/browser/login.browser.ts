@@ -48,6 +48,13 @@ export const loginBrowserPlan: BrowserPlan<LoginModelEvent, LoginData, LoginLoca
     return { account: null, secret: null };
   },
 
+  notes: (path) =>
+    path.path.steps.some(
+      (step) => step.event.type === 'xstate.done.actor.submitLogin' && (step.event as { output: { otp: { state: string } } }).output.otp.state === 'OTP_REQUIRED',
+    )
+      ? ['la cuenta OTP_REQUIRED la hace la CLI (reset-otp): solo contra un producto recién creado, no con --base-url']
+      : [],
+
   gates: { submitLogin: { method: 'POST', matches: (url) => url.pathname === '/api/login' } },
 
   production: (event) => {

@@ -106,7 +106,12 @@ export const mfaBrowserPlan: BrowserPlan<MfaModelEvent, MfaData, MfaLocal> = {
 
   gates: { verifyCode: { method: 'POST', matches: (url) => url.pathname === '/api/mfa' } },
 
-  notes: (path) => (path.variant?.name === 'unknown state' ? ["el estado OTP_BLOCKED de la respuesta de /api/login, inyectado con page.route"] : []),
+  notes: (path) =>
+    path.variant?.name === 'unknown state'
+      ? ['el estado OTP_BLOCKED de la respuesta de /api/login, inyectado con page.route']
+      : path.variant?.name === 'OTP_REQUIRED'
+        ? ['la cuenta OTP_REQUIRED la hace la CLI (reset-otp): solo contra un producto recién creado, no con --base-url']
+        : [],
 
   production: (event) => {
     if (event.type !== 'xstate.error.actor.verifyCode') return 'real';
