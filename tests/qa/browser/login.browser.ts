@@ -63,7 +63,7 @@ export const loginBrowserPlan: BrowserPlan<LoginModelEvent, LoginData, LoginLoca
       return status === 0 ? 'network' : REAL.has(type) ? 'real' : 'injected';
     }
     if (event.type === 'xstate.done.actor.submitLogin') return KNOWN_STATES.has(event.output.otp.state) ? 'real' : 'injected';
-    if (event.type === 'xstate.done.actor.secondFactor') return event.output.outcome === 'notStored' ? 'injected' : 'real';
+    if (event.type === 'xstate.done.actor.secondFactor') return event.output.outcome === 'notStored' ? 'storage' : 'real';
     return 'real';
   },
 

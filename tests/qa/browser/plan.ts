@@ -21,7 +21,7 @@ import type { Instance } from './world.ts';
 export type AnyQaPath = QaPath<any, any>;
 
 /** How a step's event is produced in the browser, for the listing. */
-export type Production = 'real' | 'network' | 'injected' | 'time';
+export type Production = 'real' | 'network' | 'injected' | 'time' | 'storage';
 
 /** Where the paths run: a fresh temporary product, or another instance (`--base-url`). */
 export interface QaWorld<TData> {
@@ -123,6 +123,7 @@ export function productionNotes(plan: AnyBrowserPlan, path: AnyQaPath): string[]
     network: 'red cortada con page.route',
     injected: 'respuesta inyectada con page.route',
     time: 'reloj del navegador adelantado',
+    storage: 'el navegador no guarda la sesión (localStorage.setItem falla a propósito)',
   };
   return [
     ...(plan.notes?.(path) ?? []),

@@ -60,7 +60,7 @@ export const registrationBrowserPlan: BrowserPlan<RegistrationModelEvent, Regist
 
   production: (event) => {
     if (event.type === 'xstate.error.actor.registerUser') return REAL.has((event.error as { type: string }).type) ? 'real' : 'injected';
-    if (event.type === 'xstate.done.actor.secondFactor') return event.output.outcome === 'notStored' ? 'injected' : 'real';
+    if (event.type === 'xstate.done.actor.secondFactor') return event.output.outcome === 'notStored' ? 'storage' : 'real';
     return 'real';
   },
 
