@@ -120,6 +120,16 @@ ${paths}
   );
 }
 
+/** 'N pasan', 'N fallan' (when any does), 'N sin ejecutar' (when any is). */
+function tally(passed: number, failed: number, total: number): string {
+  const notRun = total - passed - failed;
+  return [
+    passed ? `<span class="badge passed">${passed} pasan</span>` : '',
+    failed ? `<span class="badge failed">${failed} fallan</span>` : '',
+    notRun ? `<span class="badge notrun">${notRun} sin ejecutar</span>` : '',
+  ].join('');
+}
+
 function indexPage(entries: readonly QaEntry[], results: ResultsStore): string {
   const rows = entries
     .map((entry) => {
@@ -132,8 +142,8 @@ function indexPage(entries: readonly QaEntry[], results: ResultsStore): string {
 <td><a href="${entry.name}.html">${entry.name}</a><br><span class="muted">${escape(entry.model.title)}</span></td>
 <td>${entry.model.paths.length}</td>
 <td>${coverage.statesWalked}/${coverage.states} · ${coverage.transitionsWalked}/${coverage.transitions}</td>
-<td><span class="badge passed">${count('jsdom', 'passed')} pasan</span><span class="badge failed">${count('jsdom', 'failed')} fallan</span></td>
-<td>${plan ? `${browserPaths} caminos: <span class="badge passed">${count('browser', 'passed')} pasan</span><span class="badge failed">${count('browser', 'failed')} fallan</span>` : '<span class="muted">solo jsdom</span>'}</td>
+<td>${tally(count('jsdom', 'passed'), count('jsdom', 'failed'), entry.model.paths.length)}</td>
+<td>${plan ? `${browserPaths} caminos: ${tally(count('browser', 'passed'), count('browser', 'failed'), browserPaths)}` : '<span class="muted">sin plan de navegador: solo jsdom</span>'}</td>
 </tr>`;
     })
     .join('\n');
