@@ -1,8 +1,8 @@
 /**
  * The HTML report of the QA paths: an index of the machines, and one page per machine with its
- * statechart (a Mermaid state diagram generated from the machine: its source, and a link that draws
- * it on mermaid.live; mermaid is not a dependency of the project) beside its paths, each with its
- * steps in plain words and its last result in jsdom and in Chromium.
+ * statechart (a Mermaid state diagram generated from the machine, drawn in the page by a copy of
+ * mermaid.min.js written beside the report — no network needed — with its source and a mermaid.live
+ * link) beside its paths, each with its steps in plain words and its last result in jsdom and in Chromium.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,12 +31,20 @@ ol { margin: .4rem 0; padding-left: 1.5rem; } li { margin: .2rem 0; }
 details pre { max-height: 15rem; }
 `;
 
-function page(title: string, body: string): string {
+/** Mermaid's browser build, copied beside the report so the diagrams draw offline. */
+const MERMAID_SCRIPT = 'mermaid.min.js';
+const mermaidSource = path.resolve(import.meta.dirname, '../../node_modules/mermaid/dist/mermaid.min.js');
+
+function page(title: string, body: string, { diagrams = false } = {}): string {
+  const draw = diagrams
+    ? `<script src="${MERMAID_SCRIPT}"></script><script>mermaid.initialize({ startOnLoad: true, securityLevel: 'strict', theme: 'default' });</script>`
+    : '';
   return `<!doctype html>
 <html lang="es">
 <head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head>
 <body>
 ${body}
+${draw}
 </body>
 </html>
 `;
@@ -108,8 +116,9 @@ ${failures}
 <div class="layout">
 <section>
 <h2>Diagrama de estados</h2>
-<p><a href="${escape(mermaidLiveUrl(diagram))}">Ver el diagrama dibujado en mermaid.live</a> (Mermaid <code>stateDiagram-v2</code>, generado de la máquina).</p>
-<pre>${escape(diagram)}</pre>
+<pre class="mermaid">${escape(diagram)}</pre>
+<details><summary>Fuente (Mermaid <code>stateDiagram-v2</code>, generada de la máquina)</summary><pre>${escape(diagram)}</pre></details>
+<p><a href="${escape(mermaidLiveUrl(diagram))}">Abrir el diagrama en mermaid.live</a></p>
 ${checks ? `<h2>Comprobaciones de la prueba</h2><ul>${checks}</ul>` : ''}
 </section>
 <section>
@@ -117,6 +126,7 @@ ${checks ? `<h2>Comprobaciones de la prueba</h2><ul>${checks}</ul>` : ''}
 ${paths}
 </section>
 </div>`,
+    { diagrams: true },
   );
 }
 
@@ -163,6 +173,7 @@ ${rows}
 /** Writes index.html and one page per machine into `outDir`; answers the index's path. */
 export function writeReport(entries: readonly QaEntry[], results: ResultsStore, outDir: string): string {
   fs.mkdirSync(outDir, { recursive: true });
+  fs.copyFileSync(mermaidSource, path.join(outDir, MERMAID_SCRIPT));
   for (const entry of entries) fs.writeFileSync(path.join(outDir, `${entry.name}.html`), machinePage(entry, results));
   const index = path.join(outDir, 'index.html');
   fs.writeFileSync(index, indexPage(entries, results));
