@@ -1,3 +1,5 @@
+import zlib from 'node:zlib';
+import fastifyCompress, { type FastifyCompressOptions } from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
@@ -34,6 +36,21 @@ export interface BuildOptions {
 
 let contract: Contract | undefined;
 
+/**
+ * JSON answers of 1 KB or more are compressed as they are sent (brotli at quality 4, a fraction of
+ * the time of 11, or gzip, as the client accepts). Only JSON and problem+json: media, uploads, Range
+ * answers (206) and the SPA's files (precompressed by the build, server/plugins/spa.ts) go as they
+ * are; request bodies are never decompressed.
+ */
+const API_COMPRESSION = {
+  global: true,
+  threshold: 1024,
+  encodings: ['br', 'gzip'],
+  brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  customTypes: /^application\/(?:problem\+)?json(?:;|$)/,
+  globalDecompression: false,
+} satisfies FastifyCompressOptions;
+
 /** Builds the whole server: /api from openapi.yaml, the SPA, the database (migrated). Not listening yet. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -69,6 +86,7 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   app.decorate('ctx', ctx);
 
   await app.register(fastifyCookie);
+  await app.register(fastifyCompress, API_COMPRESSION);
 
   registerProblemHandling(app);
   registerSecurityHeaders(app);

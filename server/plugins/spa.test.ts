@@ -1,17 +1,28 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../tests/utils/server-harness.ts';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-client-'));
+/** A script large enough to be worth compressing. */
+const APP_JS = Array.from({ length: 200 }, (_, i) => `export const label${i} = 'Contenido audiovisual TAO ${i}';`).join('\n');
 
 beforeAll(async () => {
   fs.mkdirSync(path.join(clientDir, 'assets'));
   fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TAO</title><div id="root"></div>');
   fs.writeFileSync(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(clientDir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // As the build writes them (vite.config.ts): a .br and a .gz beside each text file.
+  for (const file of ['index.html', 'assets/app-def456.js']) {
+    const full = path.join(clientDir, file);
+    if (!fs.existsSync(full)) fs.writeFileSync(full, APP_JS);
+    const bytes = fs.readFileSync(full);
+    fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(bytes));
+    fs.writeFileSync(`${full}.gz`, zlib.gzipSync(bytes));
+  }
   server = await startTestServer('sqlite', { CLIENT_DIR: clientDir });
 });
 afterAll(async () => {
@@ -44,5 +55,45 @@ describe('serving the single-page app', () => {
     const res = await server.app.inject({ method: 'GET', url: '/assets/missing-123.js' });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('<div id="root">');
+  });
+});
+
+describe('precompressed files', () => {
+  const get = (url: string, acceptEncoding?: string) =>
+    server.app.inject({ method: 'GET', url, headers: { accept: '*/*', ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) } });
+
+  it('sends the brotli file to a client that accepts br: the same bytes once decompressed, still cached a year', async () => {
+    const res = await get('/assets/app-def456.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toContain('javascript');
+    expect(res.headers.vary).toContain('accept-encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.rawPayload.length).toBeLessThan(APP_JS.length / 4);
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(APP_JS);
+  });
+
+  it('sends the gzip file to a client that accepts only gzip', async () => {
+    const res = await get('/assets/app-def456.js', 'gzip');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(res.rawPayload).toString()).toBe(APP_JS);
+  });
+
+  it('sends the file itself without Accept-Encoding', async () => {
+    const res = await get('/assets/app-def456.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe(APP_JS);
+  });
+
+  it('sends index.html compressed on every client-side route, never cached', async () => {
+    for (const url of ['/', '/videos/12']) {
+      const res = await server.app.inject({ method: 'GET', url, headers: { accept: 'text/html', 'accept-encoding': 'br' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toContain('<div id="root">');
+    }
   });
 });

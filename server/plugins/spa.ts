@@ -8,6 +8,10 @@ import { HttpProblem, sendProblem } from './problems.ts';
  * Serves the built SPA: hashed files under /assets/ are cached for a year, index.html never;
  * any other GET that accepts HTML falls back to index.html (client-side routes).
  * Unknown /api paths answer a problem, never the SPA.
+ * Every text file has its .br and .gz beside it, written by the build (vite.config.ts): they are
+ * sent as they are to a client that accepts them (`preCompressed`, with `Vary: Accept-Encoding`),
+ * index.html too (it is the same file for every request). Source maps are not in the served
+ * directory (dist/client-private).
  */
 export async function registerSpa(app: FastifyInstance, clientDir: string): Promise<void> {
   const indexFile = path.join(clientDir, 'index.html');
@@ -18,6 +22,7 @@ export async function registerSpa(app: FastifyInstance, clientDir: string): Prom
       prefix: '/',
       index: false,
       wildcard: true,
+      preCompressed: true,
       setHeaders(res, filePath) {
         const rel = path.relative(clientDir, filePath);
         res.header('Cache-Control', rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
