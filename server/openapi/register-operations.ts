@@ -33,6 +33,30 @@ function hasBody(request: FastifyRequest): boolean {
   return Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * The first text of a request part holding U+0000 (`body.nombre`, `query.q`, …). PostgreSQL cannot store
+ * it in text and refuses any statement that carries it; no name, title or search of this API has a use
+ * for it, so it is refused on both databases alike.
+ */
+function nulField(value: unknown, where: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? where : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulField(item, `${where}.${i}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  // objects of parsed JSON and query strings (whatever their prototype); a streamed body (an upload) is not text
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value) && typeof (value as { pipe?: unknown }).pipe !== 'function') {
+    for (const [key, item] of Object.entries(value)) {
+      const found = nulField(item, `${where}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 const notImplemented = async (request: FastifyRequest): Promise<never> => {
   throw new HttpProblem(501, 'not-implemented', `${request.routeOptions.config.operationId ?? 'this operation'} is not implemented yet`);
 };
@@ -73,8 +97,8 @@ const OPTIONAL_BODY = 'x-optional-body';
 /**
  * Registers operations of the contract as routes on `app` (the root, or a module's own scope):
  * security first (onRequest, before the body is read), then the content type, then Ajv validation
- * of path, query, headers and body against openapi.yaml, then the handler. An operation without a
- * handler answers 501.
+ * of path, query, headers and body against openapi.yaml, then no text holding U+0000, then the
+ * handler. An operation without a handler answers 501.
  */
 export function registerOperations(
   app: FastifyInstance,
@@ -115,6 +139,11 @@ export function registerOperations(
           throw new HttpProblem(400, 'validation-error', 'body: is required', [{ field: 'body', message: 'is required' }]);
         }
         return payload;
+      },
+      // after validation, so that a request that breaks its schema is answered for that first
+      preHandler: async (request) => {
+        const field = nulField(request.params, 'params') ?? nulField(request.query, 'query') ?? nulField(request.body, 'body');
+        if (field) throw new HttpProblem(400, 'validation-error', `${field}: must not contain the character U+0000`, [{ field, message: 'must not contain the character U+0000' }]);
       },
       handler: async (request, reply) => {
         const result = await (handler ?? notImplemented)(request, reply);
