@@ -345,6 +345,8 @@ describeOnEachDatabase(
             };
             const res = await server().app.inject(options);
             const answer = `${res.statusCode} ${res.body.slice(0, 200)}`;
+            // listed by the operation itself, not only covered by its `default`
+            if (!(String(res.statusCode) in op.responses)) mismatches.push(`${caller}: ${res.statusCode} is not one of the statuses ${op.operationId} lists`);
             if (expected === 'allowed') {
               const success = successOf(op, row);
               if (res.statusCode !== success || res.statusCode === 401 || res.statusCode === 403) mismatches.push(`${caller}: expected ${success}, got ${answer}`);
