@@ -38,7 +38,8 @@ let contract: Contract | undefined;
 
 /**
  * JSON answers of 1 KB or more are compressed as they are sent (brotli at quality 4, a fraction of
- * the time of 11, or gzip, as the client accepts). Only JSON and problem+json: media, uploads, Range
+ * the time of 11, or gzip, as the client accepts): JSON and problem+json, and whatever else
+ * @fastify/compress's type list calls compressible text. Media (video/mp4, image/jpeg), Range
  * answers (206) and the SPA's files (precompressed by the build, server/plugins/spa.ts) go as they
  * are; request bodies are never decompressed.
  */

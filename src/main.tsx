@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/dropzone/styles.css';
+import './lib/styles/first-screen-styles.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
@@ -14,7 +13,9 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+    {/* All the theme's CSS variables from here (deduplicateCssVariables={false}): the stylesheet does
+        not carry Mantine's 27 KB default-css-variables.css, which the provider computes anyway. */}
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" deduplicateCssVariables={false}>
       <RouterProvider router={router} />
     </MantineProvider>
   </StrictMode>,

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
-import { ErrorPage, NotFoundPage } from './components/status-page.tsx';
+import { LazyErrorPage, LazyNotFoundPage } from './components/lazy-status-pages.ts';
 import { createAuth } from './features/auth/session-actor.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { createToastStore } from './lib/toasts.ts';
@@ -36,8 +36,8 @@ export function createApp({ history, retryDelay }: CreateAppOptions = {}) {
     // TanStack Query owns caching: the router always asks it (its staleTime decides).
     defaultPreloadStaleTime: 0,
     // SPEC.md §2: router errors on every route show '500'; unknown paths '404'.
-    defaultErrorComponent: ErrorPage,
-    defaultNotFoundComponent: NotFoundPage,
+    defaultErrorComponent: LazyErrorPage,
+    defaultNotFoundComponent: LazyNotFoundPage,
     scrollRestoration: true,
   });
   return {

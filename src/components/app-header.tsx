@@ -1,10 +1,10 @@
-import { Avatar, Box, Group, Menu, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChartBar, IconChevronDown, IconLogout, IconTags, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
-import { authMessages, pageMessages } from '../lib/messages.ts';
+import { authMessages } from '../lib/messages.ts';
 import { appLabels } from './app-labels.ts';
-import { AppLogo } from './app-logo.tsx';
-import { MenuItemLink } from './router-links.tsx';
+import { AppTitle } from './app-title.tsx';
+import { MenuItemLink } from './menu-item-link.tsx';
 
 export interface AppHeaderProps {
   /** The user's name, shown on the menu. */
@@ -18,21 +18,6 @@ export interface AppHeaderProps {
   onManageUsers?: (() => void) | undefined;
   /** Opens 'Administrar etiquetas' (admin); the entry is disabled without it. */
   onManageTags?: (() => void) | undefined;
-}
-
-/**
- * Logo and 'Contenido audiovisual TAO'. On the sign-in screens it is the page's heading; in the
- * header of the other pages it is the site's name (`heading={false}`), and each page has its own h1.
- */
-export function AppTitle({ logoSize = 36, heading = true }: { logoSize?: number; heading?: boolean }) {
-  return (
-    <Group gap="sm" wrap="nowrap">
-      <AppLogo size={logoSize} />
-      <Title order={1} {...(heading ? {} : { component: 'span' as const })} fz={{ base: 'md', sm: 'lg' }} fw={700} lh={1.2}>
-        {pageMessages.appTitle}
-      </Title>
-    </Group>
-  );
 }
 
 /** The header of the authenticated pages: title (back to the list) and the user menu. */

@@ -1,4 +1,4 @@
-import { createTheme, Modal, ModalHeader, type CSSVariablesResolver, type ModalHeaderProps } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type ModalHeaderProps, type ModalProps, type MantineThemeComponent } from '@mantine/core';
 import { appLabels } from '../components/app-labels.ts';
 
 /**
@@ -12,11 +12,16 @@ export const theme = createTheme({
     tao: ['#e6f2ff', '#cde0fa', '#9bbef0', '#669ae7', '#3b7cdf', '#2169db', '#105fda', '#004fc2', '#0046ae', '#003c9a'],
   },
   defaultRadius: 'md',
+  // Buttons, links and checkboxes: a ring on keyboard focus; text fields always show theirs when
+  // focused (src/lib/styles/focus-ring.css).
+  focusRing: 'auto',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif' },
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': appLabels.close } } }),
-    ModalHeader: ModalHeader.extend({ defaultProps: { component: 'div' } as unknown as Partial<ModalHeaderProps> }),
+    // Plain objects, not Modal.extend(): importing Modal here would put the whole dialog stack (focus
+    // trap, scroll lock, transitions) in the first screen's bundle, which only the dialogs need.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': appLabels.close } } satisfies Partial<ModalProps> } satisfies MantineThemeComponent,
+    ModalHeader: { defaultProps: { component: 'div' } as unknown as Partial<ModalHeaderProps> } satisfies MantineThemeComponent,
   },
 });
 

@@ -1,15 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { createFileRoute, Outlet, retainSearchParams, useNavigate } from '@tanstack/react-router';
 import { AuthArea } from '../features/auth/auth-area.tsx';
 import { currentUserQuery } from '../features/auth/auth.queries.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
-import { useTagAdmin } from '../features/tags/tag-admin.tsx';
-import { useUserAdmin } from '../features/users/user-admin.tsx';
-import { createUploadWizardLogic } from '../features/videos/upload/upload.actors.ts';
-import { UploadVideoDialog } from '../features/videos/upload/upload-video-dialog.tsx';
 import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
 import { tagKeys, videoKeys } from '../features/videos/videos.queries.ts';
+import { lazyWithPreload } from '../lib/lazy-with-preload.tsx';
 import { ssoMessage } from '../lib/messages.ts';
+import type { ToastStore } from '../lib/toasts.ts';
 
 interface AuthSearch extends VideoSearch {
   /** Single sign-on token (SPEC.md §2). */
@@ -48,14 +47,13 @@ function AuthLayout() {
   const navigate = useNavigate();
   const { auth, toasts, queryClient } = Route.useRouteContext();
   // The header's 'Subir video' (admin): a fresh wizard each time the dialog opens.
-  const [uploadLogic] = useState(() => createUploadWizardLogic({ queryClient, toasts }));
   const [uploading, setUploading] = useState(false);
   const closeUpload = useCallback(() => setUploading(false), []);
-  // The header's 'Administrar usuarios' (admin): the user list and its dialogs.
-  const userAdmin = useUserAdmin({ queryClient, toasts, currentUser: () => auth.user() });
-  // The header's 'Administrar etiquetas' (admin): its changes show at once in the cached tags (the
-  // filter popover, the video form) and refresh what shows tag names (the cards, a video's page).
-  const tagAdmin = useTagAdmin(queryClient, toasts, { tags: tagKeys.all, showingTags: [videoKeys.all] });
+  // The header's 'Administrar usuarios' and 'Administrar etiquetas' (admin): each counts its openings;
+  // its dialogs' code is loaded at the first one and stays mounted (and its dialogs' state) afterwards.
+  const [userAdminOpenings, setUserAdminOpenings] = useState(0);
+  const [tagAdminOpenings, setTagAdminOpenings] = useState(0);
+  const currentUser = useCallback(() => auth.user(), [auth]);
 
   return (
     <AuthArea
@@ -66,13 +64,54 @@ function AuthLayout() {
       sso={appSsoMachine}
       session={auth.session}
       onUploadVideo={() => setUploading(true)}
-      onManageUsers={userAdmin.open}
-      onManageTags={tagAdmin.open}
+      onManageUsers={() => setUserAdminOpenings((count) => count + 1)}
+      onManageTags={() => setTagAdminOpenings((count) => count + 1)}
     >
       <Outlet />
-      {uploading && <UploadVideoDialog logic={uploadLogic} onClose={closeUpload} />}
-      {userAdmin.dialogs}
-      {tagAdmin.dialogs}
+      {uploading && <UploadWizard queryClient={queryClient} toasts={toasts} onClose={closeUpload} />}
+      {userAdminOpenings > 0 && <UserAdmin openings={userAdminOpenings} queryClient={queryClient} toasts={toasts} currentUser={currentUser} />}
+      {tagAdminOpenings > 0 && <TagAdmin openings={tagAdminOpenings} queryClient={queryClient} toasts={toasts} />}
     </AuthArea>
   );
 }
+
+// The administrators' dialogs and the upload wizard are code most sessions never run: each is its
+// own chunk, fetched when first opened (their Mantine CSS is the signed-in area's, the wizard's its own).
+const UploadWizard = lazyWithPreload(() => import('../features/videos/upload/upload-wizard.tsx').then((module) => module.UploadWizard));
+
+interface AdminDialogsProps {
+  /** How many times the header's entry was chosen: each new one opens the list. */
+  openings: number;
+  queryClient: QueryClient;
+  toasts: ToastStore;
+}
+
+/** Opens the list once per new opening (a ref, so React's strict double effects do not open it twice). */
+function useOpenings(openings: number, open: () => void) {
+  const handled = useRef(0);
+  useEffect(() => {
+    if (openings <= handled.current) return;
+    handled.current = openings;
+    open();
+  }, [openings, open]);
+}
+
+const UserAdmin = lazyWithPreload(async () => {
+  const { useUserAdmin } = await import('../features/users/user-admin.tsx');
+  return function UserAdmin({ openings, currentUser, ...deps }: AdminDialogsProps & { currentUser: () => string | null }) {
+    const userAdmin = useUserAdmin({ ...deps, currentUser });
+    useOpenings(openings, userAdmin.open);
+    return userAdmin.dialogs;
+  };
+});
+
+const TagAdmin = lazyWithPreload(async () => {
+  const { useTagAdmin } = await import('../features/tags/tag-admin.tsx');
+  return function TagAdmin({ openings, queryClient, toasts }: AdminDialogsProps) {
+    // Its changes show at once in the cached tags (the filter popover, the video form) and refresh
+    // what shows tag names (the cards, a video's page).
+    const tagAdmin = useTagAdmin(queryClient, toasts, { tags: tagKeys.all, showingTags: [videoKeys.all] });
+    useOpenings(openings, tagAdmin.open);
+    return tagAdmin.dialogs;
+  };
+});

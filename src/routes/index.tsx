@@ -1,8 +1,13 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { appLoginMachine } from '../features/auth/login.actors.ts';
 import { LoginPage } from '../features/auth/login-page.tsx';
+import { documentTitle, pageTitleMessages } from '../lib/first-screen-messages.ts';
 
 export const Route = createFileRoute('/')({
+  head: () => ({ meta: [{ title: documentTitle(pageTitleMessages.signIn) }] }),
+  // The sign-in page is the first screen: in the entry, not a chunk fetched after it (one file, one
+  // compression window: docs/DECISIONS.md, "First screen budget").
+  codeSplitGroupings: [],
   component: LoginRoute,
 });
 

@@ -1,6 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { appRegistrationMachine } from '../features/auth/registration.actors.ts';
 import { RegistrationPage } from '../features/auth/registration-page.tsx';
+import { authMessages, documentTitle } from '../lib/first-screen-messages.ts';
 
 interface RegisterSearch {
   invitation?: string;
@@ -12,6 +13,7 @@ export const Route = createFileRoute('/register')({
     const { invitation } = search;
     return typeof invitation === 'string' || typeof invitation === 'number' ? { invitation: String(invitation) } : {};
   },
+  head: () => ({ meta: [{ title: documentTitle(authMessages.registerTitle) }] }),
   component: RegisterRoute,
 });
 

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ErrorPage } from '../../src/components/status-page.tsx';
+import { LazyErrorPage } from '../../src/components/lazy-status-pages.ts';
 import { createApp } from '../../src/router.tsx';
 import { ME, http, server, sessionToken } from '../utils/msw.ts';
 import { renderApp } from '../utils/render-app.tsx';
@@ -40,7 +41,8 @@ describe('status pages', () => {
 
   it('the error page shows 500 Error inesperado and is every route’s error component', () => {
     const app = createApp();
-    expect(app.router.options.defaultErrorComponent).toBe(ErrorPage);
+    // Loaded when first shown (src/components/lazy-status-pages.ts): the lazy form of ErrorPage.
+    expect(app.router.options.defaultErrorComponent).toBe(LazyErrorPage);
     app.dispose();
     renderWithTheme(<ErrorPage />);
     expect(screen.getByRole('heading', { name: '500' })).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
+import { preloadRegisteredComponents } from '../../src/lib/lazy-with-preload.tsx';
 import { server, unhandledCalls } from './msw.ts';
 
 /**
@@ -70,6 +71,10 @@ beforeAll(() =>
   }),
 );
 afterAll(() => server.close());
+
+// The app loads some parts on demand (the MFA modal, the toasts, dialogs: src/lib/lazy-with-preload.tsx);
+// tests see them as a user does once their code is there. The loading is the browser suite's.
+beforeAll(() => preloadRegisteredComponents());
 
 afterEach(() => {
   cleanup();

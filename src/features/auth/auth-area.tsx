@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import '../../lib/styles/signed-in-styles.ts';
 import type { ssoMachine } from '../../../machines/sso/sso.machine.ts';
 import type { SessionActorRef } from './session-actor.ts';
 import { SessionArea } from './session-area.tsx';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Center, Paper, Stack, Title } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { AppTitle } from '../../components/app-header.tsx';
-import { authMessages } from '../../lib/messages.ts';
+import { Button, Center, Paper, Stack, Title } from '@mantine/core';
+import { AppTitle } from '../../components/app-title.tsx';
+import { authMessages } from '../../lib/first-screen-messages.ts';
+import { lazyWithPreload } from '../../lib/lazy-with-preload.tsx';
 
 interface AuthCardProps {
   /** A heading under the app title (e.g. 'Registro'). */
@@ -31,15 +31,16 @@ export function AuthCard({ heading, children }: AuthCardProps) {
   );
 }
 
+// An error shows after the server's answer: the alert's code comes with what a submitted form needs
+// next (sign-in-code.ts), not with the page.
+const AuthErrorAlert = lazyWithPreload(() => import('./auth-error-alert.tsx').then((module) => module.AuthErrorAlert));
+export const preloadAuthErrorAlert = () => AuthErrorAlert.preload();
+
 /** The end of a sign-in form: the error (if any) and 'Entrar', with a spinner while sending. */
 export function AuthFormEnd({ error, busy }: { error: string | null | undefined; busy: boolean }) {
   return (
     <>
-      {error && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={20} />}>
-          {error}
-        </Alert>
-      )}
+      {error && <AuthErrorAlert error={error} />}
       <Button type="submit" fullWidth loading={busy}>
         {authMessages.enter}
       </Button>

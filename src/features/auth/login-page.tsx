@@ -2,9 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { loginMachine } from '../../../machines/login/login.machine.ts';
-import { authMessages, loginMessage } from '../../lib/messages.ts';
+import { authMessages, loginMessage } from '../../lib/first-screen-messages.ts';
 import { AuthCard, AuthFormEnd } from './auth-card.tsx';
-import { MfaModal, useSecondFactor, type SecondFactorActorRef } from './mfa-modal.tsx';
+import { LazyMfaModal } from './lazy-mfa-modal.tsx';
+import { useSecondFactor, type SecondFactorActorRef } from './second-factor.ts';
+import { preloadSignIn } from './sign-in-code.ts';
 
 interface LoginPageProps {
   /** The login machine with its actors provided (the app's, or test doubles); the page supplies goToVideos. */
@@ -31,14 +33,18 @@ export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    preloadSignIn();
     actorRef.send({ type: 'login.submit', user, password });
   };
 
   return (
     <AuthCard>
-      <form onSubmit={submit} noValidate>
+      {/* Typing is the intent to sign in: what comes next starts loading then (or on submit), not with the page. */}
+      <form onSubmit={submit} onInput={preloadSignIn} noValidate>
         <Stack>
           <TextInput
+            // Focus lands here when the page is shown (src/lib/page-focus.ts).
+            data-page-focus
             label={authMessages.user}
             autoComplete="username"
             value={user}
@@ -55,7 +61,7 @@ export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
           <AuthFormEnd error={error} busy={busy} />
         </Stack>
       </form>
-      <MfaModal actorRef={mfaRef} />
+      <LazyMfaModal actorRef={mfaRef} />
     </AuthCard>
   );
 }

@@ -1,26 +1,19 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Center, Code, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
-import { QRCodeSVG } from 'qrcode.react';
-import type { ActorRefFrom } from 'xstate';
-import type { mfaMachine } from '../../../machines/mfa/mfa.machine.ts';
 import type { OtpInfo } from '../../../machines/mfa/mfa.types.ts';
-import type { secondFactorMachine } from '../../../machines/second-factor/second-factor.machine.ts';
-import { authMessages, genericError, mfaMessages } from '../../lib/messages.ts';
+import { lazyWithPreload } from '../../lib/lazy-with-preload.tsx';
+import { authMessages, genericError, mfaMessages } from '../../lib/first-screen-messages.ts';
+import '../../lib/styles/mfa-modal-styles.ts';
+import type { MfaActorRef } from './second-factor.ts';
 
-export type MfaActorRef = ActorRefFrom<typeof mfaMachine>;
-export type SecondFactorActorRef = ActorRefFrom<typeof secondFactorMachine>;
+export type { MfaActorRef, SecondFactorActorRef } from './second-factor.ts';
 
-/**
- * What a sign-in page reads from its running `secondFactor` child: the MFA modal's actor (while the
- * modal is open) and whether the token is being stored (the form stays disabled meanwhile).
- */
-export function useSecondFactor(secondFactorRef: SecondFactorActorRef | undefined) {
-  const mfaRef = useSelector(secondFactorRef, (snapshot) => snapshot?.children.mfa as MfaActorRef | undefined);
-  const storing = useSelector(secondFactorRef, (snapshot) => snapshot?.hasTag('busy') ?? false);
-  return { mfaRef, storing };
-}
+/** The QR code's library is needed by enrolment only (a first sign-in), not by each sign-in's prompt. */
+const QrCode = lazyWithPreload(() => import('qrcode.react').then((module) => module.QRCodeSVG));
+export const preloadQrCode = () => QrCode.preload();
+const QR_SIZE = 168;
 
 interface MfaModalProps {
   /** The running `mfa` child of the second factor (login or registration); the modal is open while it exists. */
@@ -70,7 +63,15 @@ function MfaBody({ actorRef }: { actorRef: MfaActorRef }) {
         ? genericError
         : null,
   );
+  const invalidCode = useSelector(actorRef, (snapshot) => snapshot.matches({ entering: 'invalidCode' }));
   const [code, setCode] = useState('');
+  const codeRef = useRef<HTMLInputElement>(null);
+  // A wrong code is cleared and the field focused, ready for the next one from the app.
+  useEffect(() => {
+    if (!invalidCode) return;
+    setCode('');
+    codeRef.current?.focus();
+  }, [invalidCode]);
 
   const cancel = () => actorRef.send({ type: 'mfa.cancel' });
   const submit = (event: FormEvent) => {
@@ -101,6 +102,7 @@ function MfaBody({ actorRef }: { actorRef: MfaActorRef }) {
 
   const codeInput = (
     <TextInput
+      ref={codeRef}
       placeholder={authMessages.mfaCodePlaceholder}
       aria-label={authMessages.mfaCodePlaceholder}
       inputMode="numeric"
@@ -155,9 +157,11 @@ function EnrolmentSteps({ otp, codeInput }: { otp: OtpInfo; codeInput: ReactNode
             <Text span>{authMessages.mfaStepScan}</Text>
             {otp.uri && (
               <Center p="xs" bg="white">
-                <QRCodeSVG
+                <QrCode
+                  // Same room while the library loads: the steps do not move when the code appears.
+                  fallback={<div style={{ width: QR_SIZE, height: QR_SIZE }} />}
                   value={otp.uri}
-                  size={168}
+                  size={QR_SIZE}
                   marginSize={2}
                   title={authMessages.mfaQrLabel}
                   role="img"

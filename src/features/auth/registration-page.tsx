@@ -3,9 +3,11 @@ import { PasswordInput, Stack, TextInput } from '@mantine/core';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import { visibleErrors, type registrationMachine } from '../../../machines/registration/registration.machine.ts';
 import type { FieldError, RegistrationField } from '../../../machines/registration/registration.types.ts';
-import { authMessages, mfaMessages, registerMessage, validationMessages } from '../../lib/messages.ts';
+import { authMessages, mfaMessages, registerMessage, validationMessages } from '../../lib/first-screen-messages.ts';
 import { AuthCard, AuthFormEnd } from './auth-card.tsx';
-import { MfaModal, useSecondFactor, type SecondFactorActorRef } from './mfa-modal.tsx';
+import { LazyMfaModal } from './lazy-mfa-modal.tsx';
+import { useSecondFactor, type SecondFactorActorRef } from './second-factor.ts';
+import { preloadSignIn } from './sign-in-code.ts';
 
 interface RegistrationPageProps {
   /** The registration machine with its actors provided (the app's, or test doubles); the page supplies its navigation. */
@@ -66,20 +68,23 @@ export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStor
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    preloadSignIn();
     actorRef.send({ type: 'registration.submit' });
   };
 
   return (
     <AuthCard heading={authMessages.registerTitle}>
-      <form onSubmit={submit} noValidate>
+      {/* Typing is the intent to sign in: what comes next starts loading then (or on submit), not with the page. */}
+      <form onSubmit={submit} onInput={preloadSignIn} noValidate>
         <Stack>
-          <TextInput label={authMessages.user} autoComplete="username" {...field('user')} />
+          {/* Focus lands on the first field when the page is shown (src/lib/page-focus.ts). */}
+          <TextInput data-page-focus label={authMessages.user} autoComplete="username" {...field('user')} />
           <PasswordInput label={authMessages.password} autoComplete="new-password" {...field('password')} />
           <PasswordInput label={authMessages.confirmPassword} autoComplete="new-password" {...field('confirmation')} />
           <AuthFormEnd error={alert} busy={busy} />
         </Stack>
       </form>
-      <MfaModal actorRef={mfaRef} />
+      <LazyMfaModal actorRef={mfaRef} />
     </AuthCard>
   );
 }

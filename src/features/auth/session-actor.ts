@@ -3,7 +3,7 @@ import { createActor, type ActorRefFrom } from 'xstate';
 import type { SessionEvent } from '../../../machines/session/session.types.ts';
 import { sessionMachine } from '../../../machines/session/session.machine.ts';
 import { isApiError } from '../../lib/api/api-error.ts';
-import { onApiProblem } from '../../lib/api/client.ts';
+import { onApiProblem } from '../../lib/api/api-problems.ts';
 import { clearToken, decodeClaims, getToken } from '../../lib/auth-token.ts';
 import { listenForActivity } from './session.actors.ts';
 import { expiryEventFor, loadErrorEventFor, sessionEventFor, type ApiProblemLike } from './session-problems.ts';

@@ -39,18 +39,9 @@ export const tagKeys = {
   all: ['etiquetas'] as const,
 };
 
-/** The contract's video ids: 1 to 2^31 − 1. */
-const MAX_VIDEO_ID = 2_147_483_647;
-
-/**
- * A video id as the address writes it: decimal digits without leading zeros, within the contract's
- * range (docs/DECISIONS.md: `0x10`, `2.0`, `007` are not ids). Anything else is null (the 404 page).
- */
-export function parseVideoId(text: string): number | null {
-  if (!/^[1-9]\d{0,9}$/.test(text)) return null;
-  const id = Number(text);
-  return id <= MAX_VIDEO_ID ? id : null;
-}
+// The address's video ids have their own module: the route tree matches them in the first screen,
+// which does not load the queries.
+export { parseVideoId } from './video-id.ts';
 
 /**
  * GET /api/videos/{id} (SPEC §7: "one video (cached without expiry)"): never stale, so it is not

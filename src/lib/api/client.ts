@@ -1,9 +1,13 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../contract/openapi.gen.ts';
 import { getToken } from '../auth-token.ts';
-import { ApiError, problemFromFailure, problemFromResponse } from './api-error.ts';
+import { problemFromFailure, problemFromResponse } from './api-error.ts';
+import { problemOfResponse, publish } from './api-problems.ts';
 
 export { ApiError, isApiError } from './api-error.ts';
+// The problem feed has its own module: the session subscribes to it from the first screen, which
+// does not load this client (openapi-fetch) until the first call.
+export { onApiProblem } from './api-problems.ts';
 
 /** SPEC.md §7/§9: every call gives up after 30 s. */
 export const REQUEST_TIMEOUT_MS = 30000;
@@ -11,31 +15,6 @@ export const REQUEST_TIMEOUT_MS = 30000;
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
 const XSRF_PRIMER_URL = '/api/health';
-
-// ---- problem listeners (the session actor turns 401/403 into the 'Sesión expirada' dialog) ----
-
-type ProblemListener = (error: ApiError) => void;
-const problemListeners = new Set<ProblemListener>();
-/** The ApiError already built for a failed response, so `unwrap` throws the same instance listeners saw. */
-const problemOfResponse = new WeakMap<Response, ApiError>();
-
-/** Subscribes to every failed call (status >= 400, network failure, time-out). Returns the unsubscribe function. */
-export function onApiProblem(listener: ProblemListener): () => void {
-  problemListeners.add(listener);
-  return () => {
-    problemListeners.delete(listener);
-  };
-}
-
-function publish(error: ApiError): void {
-  for (const listener of [...problemListeners]) {
-    try {
-      listener(error);
-    } catch (listenerError) {
-      console.error(listenerError);
-    }
-  }
-}
 
 // ---- transport: late-bound fetch (tests replace globalThis.fetch) with the time-out ----
 

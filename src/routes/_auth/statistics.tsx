@@ -12,6 +12,7 @@ import {
   type TablePaging,
 } from '../../features/statistics/statistics-search.ts';
 import { infoBoxesQuery, statisticsTableQuery, viewsPerDayQuery } from '../../features/statistics/statistics.queries.ts';
+import { documentTitle, pageTitleMessages } from '../../lib/first-screen-messages.ts';
 
 /**
  * /statistics (SPEC.md §2): admin only. The tables' paging lives in the address (uma_, oma_,
@@ -34,6 +35,7 @@ export const Route = createFileRoute('/_auth/statistics')({
       void queryClient.prefetchQuery(statisticsTableQuery({ table, limit: deps[table].limit, offset: deps[table].offset }));
     }
   },
+  head: () => ({ meta: [{ title: documentTitle(pageTitleMessages.statistics) }] }),
   component: StatisticsRoute,
 });
 

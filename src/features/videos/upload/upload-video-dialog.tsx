@@ -1,4 +1,9 @@
 import { useEffect, useState } from 'react';
+// The wizard's own CSS (its chunk loads only when it opens): what it adds to the signed-in area's.
+import '@mantine/core/styles/LoadingOverlay.css';
+import '@mantine/core/styles/Progress.css';
+import '@mantine/core/styles/Stepper.css';
+import '@mantine/dropzone/styles.css';
 import { Alert, Button, Group, Loader, Modal, Progress, Stack, Stepper, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { useMediaQuery } from '@mantine/hooks';

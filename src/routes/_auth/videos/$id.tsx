@@ -3,8 +3,10 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { createVideoDetailLogic } from '../../../features/videos/video.actors.ts';
 import { VideoDetail } from '../../../features/videos/video-detail.tsx';
-import { openVideo, parseVideoId, videoQuery } from '../../../features/videos/videos.queries.ts';
-import { isApiError } from '../../../lib/api/client.ts';
+import { parseVideoId } from '../../../features/videos/video-id.ts';
+import { openVideo, videoQuery } from '../../../features/videos/videos.queries.ts';
+import { isApiError } from '../../../lib/api/api-error.ts';
+import { documentTitle } from '../../../lib/first-screen-messages.ts';
 
 /** /videos/{id}: the video detail page (SPEC.md §2). The list's filters are the layout's (_auth.tsx). */
 export const Route = createFileRoute('/_auth/videos/$id')({
@@ -20,15 +22,17 @@ export const Route = createFileRoute('/_auth/videos/$id')({
   // Each opening asks the server (it records the view, docs/DECISIONS.md "Library"); a preload is
   // not an opening and fetches nothing. A video the user may not see, or that does not exist, is 404.
   loader: async ({ context: { queryClient }, params: { id }, cause }) => {
-    if (cause === 'preload') return;
+    if (cause === 'preload') return undefined;
     try {
-      if (cause === 'enter') await openVideo(queryClient, id);
-      else await queryClient.ensureQueryData(videoQuery(id));
+      const video = cause === 'enter' ? await openVideo(queryClient, id) : await queryClient.ensureQueryData(videoQuery(id));
+      return { title: video.titulo };
     } catch (error) {
       if (isApiError(error) && error.status === 404) throw notFound();
       throw error;
     }
   },
+  // The page's title is the video's.
+  head: ({ loaderData }) => ({ meta: [{ title: documentTitle(loaderData?.title) }] }),
   component: VideoDetailRoute,
 });
 

@@ -1,8 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { VideoLibrary } from '../../../features/videos/video-library.tsx';
 import { listFiltersToLoad } from '../../../features/videos/video-filters.storage.ts';
-import { addressOf } from '../../../features/videos/video-search.ts';
+import { addressOf, videoSearchKeys, type VideoSearch } from '../../../features/videos/video-search.ts';
 import { tagsQuery, videoListQuery } from '../../../features/videos/videos.queries.ts';
+import { appLabels } from '../../../components/app-labels.ts';
+import { documentTitle } from '../../../lib/first-screen-messages.ts';
 
 /**
  * /videos (SPEC.md §2). The list's filters are validated by the authenticated layout
@@ -10,14 +12,23 @@ import { tagsQuery, videoListQuery } from '../../../features/videos/videos.queri
  * waiting for them: the page shows its placeholder cards while they load or when they fail.
  */
 export const Route = createFileRoute('/_auth/videos/')({
-  loaderDeps: ({ search }) => ({ query: listFiltersToLoad(search) }),
+  // The filters as the address writes them: the list's query is worked out in the loader, which
+  // comes with the page's code (the route tree, in the first screen, does not carry it).
+  loaderDeps: ({ search }) => pickVideoSearch(search),
   loader: ({ context: { queryClient }, deps }) => {
     void queryClient.prefetchQuery(tagsQuery());
     // null: the address has no filters but the session has stored ones, which the page restores first.
-    if (deps.query) void queryClient.prefetchInfiniteQuery(videoListQuery(deps.query));
+    const query = listFiltersToLoad(deps);
+    if (query) void queryClient.prefetchInfiniteQuery(videoListQuery(query));
   },
+  head: () => ({ meta: [{ title: documentTitle(appLabels.videos) }] }),
   component: VideosPage,
 });
+
+/** Only the list's filters (the layout's search also has single sign-on's token). */
+function pickVideoSearch(search: VideoSearch): VideoSearch {
+  return Object.fromEntries(videoSearchKeys.map((key) => [key, search[key]]));
+}
 
 function VideosPage() {
   const search = Route.useSearch();

@@ -1,0 +1,18 @@
+import { Group, Title } from '@mantine/core';
+import { pageMessages } from '../lib/first-screen-messages.ts';
+import { AppLogo } from './app-logo.tsx';
+
+/**
+ * Logo and 'Contenido audiovisual TAO'. On the sign-in screens it is the page's heading; in the
+ * header of the other pages it is the site's name (`heading={false}`), and each page has its own h1.
+ */
+export function AppTitle({ logoSize = 36, heading = true }: { logoSize?: number; heading?: boolean }) {
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <AppLogo size={logoSize} />
+      <Title order={1} {...(heading ? {} : { component: 'span' as const })} fz={{ base: 'md', sm: 'lg' }} fw={700} lh={1.2}>
+        {pageMessages.appTitle}
+      </Title>
+    </Group>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ApiError } from './api-error.ts';
+
+/**
+ * The API client's problem feed (the session actor turns 401/403 into the 'Sesión expirada'
+ * dialog). Apart from client.ts so that the session can subscribe without loading the client.
+ */
+
+type ProblemListener = (error: ApiError) => void;
+const problemListeners = new Set<ProblemListener>();
+/** The ApiError already built for a failed response, so `unwrap` throws the same instance listeners saw. */
+export const problemOfResponse = new WeakMap<Response, ApiError>();
+
+/** Subscribes to every failed call (status >= 400, network failure, time-out). Returns the unsubscribe function. */
+export function onApiProblem(listener: ProblemListener): () => void {
+  problemListeners.add(listener);
+  return () => {
+    problemListeners.delete(listener);
+  };
+}
+
+/** Tells every listener about a failed call (the client's middleware). */
+export function publish(error: ApiError): void {
+  for (const listener of [...problemListeners]) {
+    try {
+      listener(error);
+    } catch (listenerError) {
+      console.error(listenerError);
+    }
+  }
+}
