@@ -26,7 +26,7 @@ function clientBuildOutput(): Plugin {
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
-      privateDir = process.env.TAO_PRIVATE_DIR ?? path.resolve(config.root, PRIVATE_BUILD_DIR);
+      privateDir = path.resolve(config.root, PRIVATE_BUILD_DIR);
     },
     closeBundle() {
       fs.rmSync(privateDir, { recursive: true, force: true });
