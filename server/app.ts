@@ -14,6 +14,7 @@ import { etiquetasModule } from './modules/etiquetas/routes.ts';
 import { statisticsModule } from './modules/statistics/routes.ts';
 import { uploadsModule } from './modules/uploads/routes.ts';
 import { videosModule } from './modules/videos/routes.ts';
+import { loggerOptions } from './logging.ts';
 import { loadContract, type Contract } from './openapi/contract.ts';
 import { registerModules } from './openapi/modules.ts';
 import { validateResponses, type ResponseViolation } from './openapi/response-validation.ts';
@@ -56,7 +57,7 @@ const API_COMPRESSION = {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]'] },
+    logger: options.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',

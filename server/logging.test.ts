@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from './logging.ts';
+
+describe('redactUrl: the credentials of logged URLs', () => {
+  it('replaces the values of signature, invitation and token parameters, whatever their case or encoding', () => {
+    expect(redactUrl('/api/media/asset_0123/video.mp4?expires=1795345200&signature=Wd6o7Mw6VcLugVhXBCIevSL5cabp3oSQ_RYLNoUhK5Y&v=2')).toBe(
+      '/api/media/asset_0123/video.mp4?expires=1795345200&signature=[redacted]&v=2',
+    );
+    expect(redactUrl('/register?invitation=abc%2Fdef')).toBe('/register?invitation=[redacted]');
+    expect(redactUrl('/x?SIGNATURE=a&%74oken=b&taoToken=c')).toBe('/x?SIGNATURE=[redacted]&%74oken=[redacted]&taoToken=[redacted]');
+    expect(redactUrl('/x?signature=a&signature=b')).toBe('/x?signature=[redacted]&signature=[redacted]');
+  });
+
+  it('leaves paths, other parameters and malformed names as they are', () => {
+    expect(redactUrl('/api/videos?q=hola&limit=5')).toBe('/api/videos?q=hola&limit=5');
+    expect(redactUrl('/api/videos')).toBe('/api/videos');
+    expect(redactUrl('/x?%E0%A4%A=1&signature')).toBe('/x?%E0%A4%A=1&signature');
+  });
+});

@@ -1,0 +1,50 @@
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+
+/**
+ * What the server's log may hold. Requests are logged with their method and URL, and some URLs carry
+ * a credential in their query: the signature of a signed media or upload location, the token of an
+ * invitation link (the SPA's /register page). Their values are replaced by `[redacted]`; the path and
+ * the other parameters (e.g. `expires`) stay, so a request can still be followed. Credential headers
+ * are never serialised, and redacted should a record ever carry them.
+ */
+
+/** Query parameters whose values are credentials (compared ignoring case). */
+export const SECRET_QUERY_PARAMETERS = ['signature', 'invitation', 'token', 'taotoken'];
+
+export function redactUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const [name = '', ...value] = pair.split('=');
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // a malformed name is logged as it came
+      }
+      return value.length > 0 && SECRET_QUERY_PARAMETERS.includes(decoded.toLowerCase()) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
+}
+
+/** pino options of the server: the configured level, requests serialised without credentials. */
+export function loggerOptions(config: Pick<Config, 'logLevel'>): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]'],
+    serializers: {
+      // Fastify's own request serialiser, with the URL's credentials redacted
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
+}
