@@ -19,6 +19,7 @@ const TITLES: Record<number, string> = {
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
+  422: 'Unprocessable Content',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

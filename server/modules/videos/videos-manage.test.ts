@@ -267,7 +267,7 @@ describeOnEachDatabase('videos: creating, changing and deleting them (administra
       const before = await countVideos();
       const res = await create(admin.session, body(asset));
       expect(res.statusCode, res.body).toBe(422);
-      expect(res.json()).toMatchObject({ type: 'invalid-media' });
+      expect(res.json()).toMatchObject({ type: 'invalid-media', title: 'Unprocessable Content', status: 422 });
       expect(await countVideos()).toBe(before);
     });
   });
