@@ -29,7 +29,8 @@ import { migrateToLatest } from '../server/db/migrator.ts';
 import { insertUser } from '../server/modules/accounts/accounts.repository.ts';
 import { sessionTokenFor } from '../server/modules/accounts/login.service.ts';
 import { ensureTags } from '../server/modules/etiquetas/etiquetas.repository.ts';
-import { random, spanishSentences } from '../server/modules/statistics/generate.ts';
+import { spanishSentences } from '../server/modules/statistics/generate.ts';
+import { seededRandom as random } from '../server/seeded-random.ts';
 import { refreshSearchIndex } from '../server/modules/videos/videos.repository.ts';
 import { loadSecrets } from '../server/secrets.ts';
 

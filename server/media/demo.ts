@@ -15,6 +15,7 @@ import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { DEMO_ORGANIZATIONS, DEMO_USERS, DEMO_VIDEOS, HIDDEN_DEMO_VIDEOS } from './demo-content.ts';
 import { generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS } from './ffmpeg.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 /**
  * The demo library: real short mp4 videos made with ffmpeg (distinct test patterns and tones, with
@@ -66,18 +67,6 @@ export const demoAssetId = (index: number) => `demo-video-${String(index + 1).pa
 
 /** 8–20 seconds, spread over the videos. */
 const defaultSeconds = (index: number) => 8 + ((index * 5) % 13);
-
-/** A small deterministic random generator (mulberry32), so every run makes the same library. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY = 24 * 3600 * 1000;
 /** Upload ages (days) that give every upload-date filter something: this week, month, 6 months, year, older. */
@@ -210,7 +199,7 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
   let favourites = 0;
   let views = 0;
   for (const { id, video } of created) {
-    const rnd = random(video.index + 1);
+    const rnd = seededRandom(video.index + 1);
     for (const u of DEMO_USERS) {
       const userId = userIds.get(u.user)!;
       const interest = rnd();

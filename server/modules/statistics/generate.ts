@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { refreshSearchIndex } from '../videos/videos.repository.ts';
+import { seededRandom } from '../../seeded-random.ts';
 import { rebuildViewCounters } from './statistics.repository.ts';
 
 /**
@@ -12,18 +13,6 @@ import { rebuildViewCounters } from './statistics.repository.ts';
  */
 
 // ── deterministic text ──────────────────────────────────────────────────────────────────────────
-
-/** A small seeded generator (mulberry32: a period of 2³², plenty for millions of draws), in [0, 1). */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Words of titles and descriptions of an organisation's videos; earlier ones are drawn more often. */
 export const SPANISH_WORDS = ('de la el en los para con una por las del sobre equipo proyecto nuevo empresa trabajo cliente ' +
@@ -377,7 +366,7 @@ export async function generate(db: Db, options: GenerateOptions): Promise<Genera
   const now = options.now ?? started;
   const days = options.days ?? DEFAULT_GENERATED_DAYS;
   const progress = options.onProgress ?? (() => {});
-  const next = random(options.seed ?? 1);
+  const next = seededRandom(options.seed ?? 1);
   const at = new Date(now).toISOString();
   const step = (what: string, since: number) => progress(`${what} in ${((Date.now() - since) / 1000).toFixed(1)} s`);
 

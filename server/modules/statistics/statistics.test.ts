@@ -6,7 +6,7 @@ import { down, up } from '../../db/migrations/2026-11-22T2200-statistics.ts';
 import { addDays, dateIn, startOfDay, type CalendarDate } from '../videos/dates.ts';
 import { recordViewEvent } from '../videos/videos.repository.ts';
 import { addVideo, createUser, getVideo, patchVideo, type LibraryUser } from '../videos/videos.test-support.ts';
-import { random } from './generate.ts';
+import { seededRandom as random } from '../../seeded-random.ts';
 import { readViewCounters, rebuildViewCounters } from './statistics.repository.ts';
 
 type InfoItem = components['schemas']['StatisticsInfoItem'];
