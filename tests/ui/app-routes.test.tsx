@@ -7,6 +7,7 @@ import { LazyErrorPage } from '../../src/components/lazy-status-pages.ts';
 import { createApp } from '../../src/router.tsx';
 import { ME, http, server, sessionToken } from '../utils/msw.ts';
 import { renderApp } from '../utils/render-app.tsx';
+import { serveVideo } from '../utils/serve-video.ts';
 import { renderWithTheme } from '../utils/render.tsx';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
@@ -124,34 +125,6 @@ describe('/videos', () => {
     await waitFor(() => expect(definedSearch(app)).toEqual({}));
     expect(app.router.state.location.searchStr).toBe('');
   });
-
-  /** GET /api/videos/7 for the detail page (its own suite: src/features/videos/video-detail.test.tsx). */
-  const serveVideo = () =>
-    server.use(
-      http.get('/api/videos/{id}', ({ response }) =>
-        response(200).json({
-          id: 7,
-          idExterno: 'asset-7',
-          titulo: 'Reunión anual',
-          descripcion: null,
-          descripcionCorta: 'Resumen',
-          duracion: 60,
-          puntuacionMedia: 0,
-          puntuacion: null,
-          favorito: false,
-          visto: true,
-          fechaAlta: '2026-03-05T12:00:00.000Z',
-          urlThumbnail: null,
-          urlPreview: null,
-          urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
-          etiquetas: [],
-          isVisible: true,
-          organizacionId: null,
-          nombreUsuarioAlta: 'admin',
-          posicion: null,
-        }),
-      ),
-    );
 
   it('/videos/$id has a Volver link that keeps the list’s filters, and the player frame', async () => {
     serveVideo();

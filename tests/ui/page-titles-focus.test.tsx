@@ -8,6 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ME, http, server, sessionToken } from '../utils/msw.ts';
 import { renderApp } from '../utils/render-app.tsx';
+import { serveVideo } from '../utils/serve-video.ts';
 
 const APP = 'Contenido audiovisual TAO';
 
@@ -18,33 +19,6 @@ const asAdmin = () => {
   );
   return { token: sessionToken({ role: 'admin' }) };
 };
-
-const serveVideo = () =>
-  server.use(
-    http.get('/api/videos/{id}', ({ response }) =>
-      response(200).json({
-        id: 7,
-        idExterno: 'asset-7',
-        titulo: 'Reunión anual',
-        descripcion: null,
-        descripcionCorta: 'Resumen',
-        duracion: 60,
-        puntuacionMedia: 0,
-        puntuacion: null,
-        favorito: false,
-        visto: true,
-        fechaAlta: '2026-03-05T12:00:00.000Z',
-        urlThumbnail: null,
-        urlPreview: null,
-        urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
-        etiquetas: [],
-        isVisible: true,
-        organizacionId: null,
-        nombreUsuarioAlta: 'admin',
-        posicion: null,
-      }),
-    ),
-  );
 
 describe('document titles', () => {
   it.each([
