@@ -1,6 +1,6 @@
 /**
  * Each page's own Spanish document title, and where the focus goes when a page is shown (issue 12):
- * the sign-in forms' first field, else the page's main heading after a navigation. The real app and
+ * the sign-in form's first field, else the page's main heading after a navigation. The real app and
  * router, the API answered by Mock Service Worker.
  */
 import { act, screen, waitFor } from '@testing-library/react';
@@ -61,9 +61,14 @@ describe('focus when a page is shown', () => {
     await waitFor(() => expect(screen.getByLabelText('Usuario')).toHaveFocus());
   });
 
-  it('the registration page puts it in Usuario', async () => {
+  it('the registration page leaves it to the person: starting with Contraseña says nothing about Usuario', async () => {
     await renderApp('/register?invitation=abc');
-    await waitFor(() => expect(screen.getByLabelText('Usuario')).toHaveFocus());
+    const user = await screen.findByLabelText('Usuario');
+    // Its fields are checked when left: a Usuario focused for them would be left empty by this click.
+    await userEvent.click(screen.getByLabelText('Contraseña'));
+    expect(screen.getByLabelText('Contraseña')).toHaveFocus();
+    expect(user).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('* Este campo es obligatorio')).toBeNull();
   });
 
   it("the first page of a visit leaves it at the top; a navigation puts it on the new page's heading", async () => {

@@ -77,8 +77,9 @@ export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStor
       {/* Typing is the intent to sign in: what comes next starts loading then (or on submit), not with the page. */}
       <form onSubmit={submit} onInput={preloadSignIn} noValidate>
         <Stack>
-          {/* Focus lands on the first field when the page is shown (src/lib/page-focus.ts). */}
-          <TextInput data-page-focus label={authMessages.user} autoComplete="username" {...field('user')} />
+          {/* Not focused for the person (unlike the sign-in page): a field is checked when left, so a
+              focused Usuario would say 'obligatorio' as soon as they clicked another field first. */}
+          <TextInput label={authMessages.user} autoComplete="username" {...field('user')} />
           <PasswordInput label={authMessages.password} autoComplete="new-password" {...field('password')} />
           <PasswordInput label={authMessages.confirmPassword} autoComplete="new-password" {...field('confirmation')} />
           <AuthFormEnd error={alert} busy={busy} />
