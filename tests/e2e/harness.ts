@@ -8,6 +8,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 const root = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotsDir = path.join(root, 'test-results', 'screenshots');
+/**
+ * The build the tests start: dist/ (what `npm run build` writes), or TAO_DIST, a build kept apart
+ * (`vite build --outDir <dir>/dist/client` and `tsc -p tsconfig.server.json --outDir <dir>/dist/server`
+ * with <dir> inside the project, e.g. .tmp/mine), so that several people can build and test at once.
+ */
+const dist = path.resolve(root, process.env.TAO_DIST ?? 'dist');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,8 +42,8 @@ export interface RunningProduct {
  * port with a fresh data directory, and waits until /api/health answers.
  */
 export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
-  const entry = path.join(root, 'dist/server/server/main.js');
-  if (!fs.existsSync(entry) || !fs.existsSync(path.join(root, 'dist/client/index.html'))) {
+  const entry = path.join(dist, 'server/server/main.js');
+  if (!fs.existsSync(entry) || !fs.existsSync(path.join(dist, 'client/index.html'))) {
     throw new Error('The product is not built: run `npm run build` first (npm test does it).');
   }
   const port = await freePort();
@@ -46,7 +52,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', CLIENT_DIR: path.join(dist, 'client'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
