@@ -7,6 +7,7 @@ import * as m20261122T1800 from './migrations/2026-11-22T1800-uploads.ts';
 import * as m20261122T2000 from './migrations/2026-11-22T2000-administration.ts';
 import * as m20261122T2100 from './migrations/2026-11-22T2100-last-login.ts';
 import * as m20261122T2200 from './migrations/2026-11-22T2200-statistics.ts';
+import * as m20261122T2300 from './migrations/2026-11-22T2300-processing-lease.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -23,6 +24,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026-11-22T2000-administration': m20261122T2000,
   '2026-11-22T2100-last-login': m20261122T2100,
   '2026-11-22T2200-statistics': m20261122T2200,
+  '2026-11-22T2300-processing-lease': m20261122T2300,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -152,6 +152,10 @@ export interface UploadsTable {
   error: string | null;
   attempts: ColumnType<number, number | undefined, number>;
   processing_started_at: Instant | null;
+  /** the instance processing the video (its lease), null when none */
+  claimed_by: string | null;
+  /** the lease ends then unless renewed; an expired lease may be claimed by another instance */
+  claimed_until: Instant | null;
   /** an uploaded thumbnail waits to be adopted (POST /api/videos, PATCH /thumbnail) */
   thumbnail_pending: ColumnType<Flag, Flag | undefined, Flag>;
   updated_at: Instant;

@@ -67,14 +67,14 @@ export function uploadsModule(ctx: AppContext, storage: Storage = openStorage(ct
     contentTypeParsers: streamedBody(['video/*', 'image/*', 'application/octet-stream']),
     plugin: async (scope) => {
       scope.addHook('onReady', async () => {
-        await uploads.resumeProcessing();
+        await uploads.startProcessing();
         await sweep();
         timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
         timer.unref();
       });
       scope.addHook('onClose', async () => {
         clearInterval(timer);
-        await uploads.queue.stop();
+        await uploads.stopProcessing();
       });
     },
     handlers: {

@@ -48,21 +48,69 @@ export function findVideoOfAsset(db: Executor, assetId: string): Promise<{ id: n
   return db.selectFrom('videos').select(['id', 'duracion']).where('id_externo', '=', assetId).executeTakeFirst();
 }
 
-/** Counts one processing attempt of a row in `processing`; answers the attempts made so far, undefined when it is not processing. */
-export async function countProcessingAttempt(db: Executor, assetId: string, at: string): Promise<number | undefined> {
+/**
+ * Claims the processing of a row in `processing` for `owner` until `until`, counting one attempt:
+ * one conditional update, so among instances claiming at once exactly one wins, and only while no
+ * unexpired lease is held (an expired one, of an instance that died, is taken over). Answers the
+ * attempts made so far, undefined when the row is not processing or another instance holds it.
+ */
+export async function claimProcessing(db: Executor, assetId: string, owner: string, at: string, until: string): Promise<number | undefined> {
   const row = await db
     .updateTable('uploads')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), processing_started_at: at, updated_at: at }))
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), processing_started_at: at, claimed_by: owner, claimed_until: until, updated_at: at }))
     .where('asset_id', '=', assetId)
     .where('video_state', '=', 'processing')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
     .returning('attempts')
     .executeTakeFirst();
   return row?.attempts;
 }
 
-/** Rows a stopped server left in `processing` (resumed at start). */
-export async function listProcessing(db: Executor): Promise<string[]> {
-  const rows = await db.selectFrom('uploads').select('asset_id').where('video_state', '=', 'processing').orderBy('updated_at').execute();
+/** Extends the lease `owner` holds; false when it holds it no more (it ran out and was taken over, or the row changed). */
+export async function renewClaim(db: Executor, assetId: string, owner: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ claimed_until: until })
+    .where('asset_id', '=', assetId)
+    .where('video_state', '=', 'processing')
+    .where('claimed_by', '=', owner)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Records the outcome of processing and ends the lease, only while `owner` holds it; answers whether it did. */
+export async function finishClaim(db: Executor, assetId: string, owner: string, changes: UploadChanges): Promise<boolean> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ ...changes, claimed_by: null, claimed_until: null })
+    .where('asset_id', '=', assetId)
+    .where('video_state', '=', 'processing')
+    .where('claimed_by', '=', owner)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Gives up the leases `owner` still holds (a stopping instance), so another instance takes them at once. */
+export async function releaseClaims(db: Executor, owner: string): Promise<number> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ claimed_by: null, claimed_until: null })
+    .where('video_state', '=', 'processing')
+    .where('claimed_by', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Rows in `processing` nobody holds an unexpired lease of (left by a stopped instance, or not started yet), oldest first. */
+export async function listClaimable(db: Executor, at: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('uploads')
+    .select('asset_id')
+    .where('video_state', '=', 'processing')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.asset_id);
 }
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import { finished, PassThrough, Readable, type Transform } from 'node:stream';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
@@ -11,17 +12,21 @@ import { HttpProblem } from '../../plugins/problems.ts';
 import { PartialOffsetError, StorageLimitError, type Storage } from '../../storage/storage.ts';
 import { acceptsType, ACCEPTED_TYPES, sniffingStream, UnrecognisedContentError, type UploadKind } from './content-sniffing.ts';
 import {
-  countProcessingAttempt,
+  claimProcessing,
   deleteUpload,
+  finishClaim,
   findUpload,
   findVideoOfAsset,
   insertUpload,
   knownAssets,
   listAbandoned,
-  listProcessing,
+  listClaimable,
   markThumbnailPending,
   MAX_PROCESSING_ATTEMPTS,
+  releaseClaims,
+  renewClaim,
   updateUpload,
+  type UploadChanges,
   type UploadRow,
 } from './uploads.repository.ts';
 
@@ -34,6 +39,10 @@ export const MAX_THUMBNAIL_BYTES = 20 * 1024 * 1024;
 export const ABANDONED_AFTER_MS = 24 * 3600 * 1000;
 /** How often abandoned uploads are looked for (also once at start). */
 export const SWEEP_EVERY_MS = 3600 * 1000;
+/** How long a claim on a video's processing lasts unless renewed (renewed every third of it while the job runs). */
+export const PROCESSING_LEASE_MS = 60_000;
+/** How often an instance with room in its queue looks for videos nobody is processing (another instance's, or one that died). */
+export const PROCESSING_POLL_MS = 5_000;
 /** The stored name of an uploaded video (the media location serves it). */
 const VIDEO_FILE = 'video.mp4';
 
@@ -83,12 +92,24 @@ function detached(body: Readable, into: Transform = new PassThrough()): Readable
 const unsupported = (kind: UploadKind, detail?: string) =>
   new HttpProblem(415, 'unsupported-media-type', detail ?? `this location takes ${ACCEPTED_TYPES[kind].join(', ')}`);
 
+export interface ProcessingOptions {
+  /** names this server process in the leases it holds (default: host, process id and a random part) */
+  instanceId?: string;
+  leaseMs?: number;
+  pollMs?: number;
+}
+
 /**
  * Upload sessions: signed locations, the files arriving at them (a video resumably, in parts; the
- * thumbnail whole), and the processing queue of complete videos. One instance per server.
+ * thumbnail whole), and the processing of complete videos. One per server process; several
+ * processes on one database share the processing through leases (claimProcessing): each video is
+ * processed by one of them, and by another when its lease runs out.
  */
-export function createUploadsService(ctx: AppContext, storage: Storage) {
+export function createUploadsService(ctx: AppContext, storage: Storage, options: ProcessingOptions = {}) {
   const { db, config, log } = ctx;
+  const instanceId = (options.instanceId ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`).slice(0, 100);
+  const leaseMs = options.leaseMs ?? PROCESSING_LEASE_MS;
+  const pollMs = options.pollMs ?? PROCESSING_POLL_MS;
   const maxVideo = config.maxUploadBytes;
   /** The transfer in progress of each asset's video (`<asset>`): a newer request ends it and waits for it. */
   const transfers = new Map<string, { cancel: () => void; done: Promise<void> }>();
@@ -211,7 +232,15 @@ export function createUploadsService(ctx: AppContext, storage: Storage) {
       }
       if (total !== undefined && size < total) return { complete: false, offset: size };
       await storage.commitPartial(assetId, VIDEO_FILE);
-      await updateUpload(db.kysely, assetId, { video_state: 'processing', video_size: size, attempts: 0, error: null, updated_at: now() });
+      await updateUpload(db.kysely, assetId, {
+        video_state: 'processing',
+        video_size: size,
+        attempts: 0,
+        error: null,
+        claimed_by: null,
+        claimed_until: null,
+        updated_at: now(),
+      });
       queue.enqueue(assetId);
       return { complete: true, offset: size };
     });
@@ -273,28 +302,47 @@ export function createUploadsService(ctx: AppContext, storage: Storage) {
     await markThumbnailPending(db.kysely, assetId, at, row?.expires_at ?? new Date(expiry() * 1000).toISOString());
   }
 
-  /** One processing attempt of a complete video: `ready` with what it learnt, or `failed` with why. */
+  /**
+   * One processing attempt of a complete video, under a lease: `ready` with what it learnt, or
+   * `failed` with why. Nothing is done when another instance holds the video's lease (or it is no
+   * longer processing); the outcome is recorded only while this instance still holds it.
+   */
   async function processUpload(assetId: string): Promise<void> {
-    const attempts = await countProcessingAttempt(db.kysely, assetId, now());
-    if (attempts === undefined) return; // deleted, or done meanwhile
-    const fail = (error: string) => updateUpload(db.kysely, assetId, { video_state: 'failed', error: error.slice(0, 500), updated_at: now() });
+    const at = new Date();
+    const attempts = await claimProcessing(db.kysely, assetId, instanceId, at.toISOString(), new Date(at.getTime() + leaseMs).toISOString());
+    if (attempts === undefined) return; // deleted, done, or being processed by another instance
+    const finish = async (changes: UploadChanges) => {
+      if (!(await finishClaim(db.kysely, assetId, instanceId, { ...changes, updated_at: now() }))) {
+        log.warn({ assetId, instanceId }, 'processing: the lease ran out before the job ended; its outcome is left to the instance that took over');
+      }
+    };
+    const fail = (error: string) => finish({ video_state: 'failed', error: error.slice(0, 500) });
     if (attempts > MAX_PROCESSING_ATTEMPTS) {
       await fail(`processing was interrupted ${MAX_PROCESSING_ATTEMPTS} times`);
       return;
     }
+    const renewal = setInterval(() => {
+      renewClaim(db.kysely, assetId, instanceId, new Date(Date.now() + leaseMs).toISOString())
+        .then((held) => {
+          if (!held) log.warn({ assetId, instanceId }, 'processing: lost the lease of a video being processed');
+        })
+        .catch((error: unknown) => log.warn({ err: error, assetId }, 'processing: could not renew the lease'));
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    renewal.unref();
     try {
       const result = await processVideo(storage, assetId, log);
-      await updateUpload(db.kysely, assetId, {
+      await finish({
         video_state: 'ready',
         duracion: result.durationSeconds,
         has_thumbnail: result.hasThumbnail ? 1 : 0,
         has_preview: result.hasPreview ? 1 : 0,
         error: null,
-        updated_at: now(),
       });
     } catch (error) {
       if (!(error instanceof InvalidMediaError)) log.error({ err: error, assetId }, 'processing: failed');
       await fail(error instanceof Error ? error.message : String(error));
+    } finally {
+      clearInterval(renewal);
     }
   }
 
@@ -324,12 +372,39 @@ export function createUploadsService(ctx: AppContext, storage: Storage) {
     return removed;
   }
 
-  /** At start: videos a stopped server left in processing are queued again. */
-  async function resumeProcessing(): Promise<void> {
-    for (const assetId of await listProcessing(db.kysely)) queue.enqueue(assetId);
+  /**
+   * Queues videos in `processing` that nobody holds a lease of (at most 100 at a time): at start
+   * (those a stopped server left), then every PROCESSING_POLL_MS (those another instance received
+   * but has not started yet, or whose instance died). The queue holds them as hints: the claim when
+   * a job starts decides who processes a video, so instances share the work and never repeat it.
+   */
+  async function pickUpProcessing(): Promise<void> {
+    for (const assetId of await listClaimable(db.kysely, now(), 100)) queue.enqueue(assetId);
   }
 
-  return { createUpload, getUpload, receiveVideo, receiveThumbnail, sweep, resumeProcessing, queue };
+  let poller: NodeJS.Timeout | undefined;
+  /** Picks up videos to process now and every PROCESSING_POLL_MS. */
+  async function startProcessing(): Promise<void> {
+    await pickUpProcessing();
+    poller = setInterval(() => {
+      pickUpProcessing().catch((error: unknown) => log.warn({ err: error }, 'processing: could not look for videos to process'));
+    }, pollMs);
+    poller.unref();
+  }
+
+  /** Takes no more videos, waits a while for those running, and gives up the leases of those still running. */
+  async function stopProcessing(): Promise<void> {
+    clearInterval(poller);
+    await queue.stop();
+    try {
+      const released = await releaseClaims(db.kysely, instanceId);
+      if (released > 0) log.info({ released }, 'processing: left unfinished videos to another instance');
+    } catch (error) {
+      log.warn({ err: error }, 'processing: could not give up the leases (they run out by themselves)');
+    }
+  }
+
+  return { createUpload, getUpload, receiveVideo, receiveThumbnail, sweep, startProcessing, stopProcessing, pickUpProcessing, queue, instanceId };
 }
 
 export type UploadsService = ReturnType<typeof createUploadsService>;

@@ -1,0 +1,188 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
+import { openDatabase, type Db } from '../../db/database.ts';
+import { generateTestVideo } from '../../media/ffmpeg.ts';
+import { LocalStorage } from '../../storage/local-storage.ts';
+import { assetId as newAssetId } from '../videos/videos.test-support.ts';
+import { claimProcessing, finishClaim, findUpload, insertUpload, listClaimable, releaseClaims, renewClaim } from './uploads.repository.ts';
+import { createUploadsService } from './uploads.service.ts';
+
+/**
+ * Several server processes on one database (issue 13): the processing of a video is leased, so one
+ * instance processes it, and another takes it over when the lease of an instance that died runs out.
+ * Other "instances" are other connections (pools) to the test's database.
+ */
+
+let work: string;
+let VIDEO: Buffer;
+
+beforeAll(async () => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-lease-test-'));
+  const file = path.join(work, 'video.mp4');
+  await generateTestVideo(file, { seconds: 1, pattern: 'testsrc2', toneHz: 440, width: 160, height: 96 });
+  VIDEO = fs.readFileSync(file);
+}, 60_000);
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const iso = (ms: number) => new Date(ms).toISOString();
+const HOUR = 3600_000;
+
+describeOnEachDatabase('processing leases shared by several instances on one database', (server: () => TestServer) => {
+  const others: Db[] = [];
+
+  /** Another connection to the same database, as another server process has. */
+  async function otherInstance(): Promise<Db> {
+    const { db, config } = server();
+    let other: Db;
+    if (db.dialect === 'postgres') {
+      const schema = (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]!.name;
+      other = await openDatabase({ databaseUrl: POSTGRES_URL, dataDir: config.dataDir, pgSchema: schema });
+    } else {
+      other = await openDatabase({ dataDir: config.dataDir });
+    }
+    others.push(other);
+    return other;
+  }
+  afterAll(async () => {
+    for (const db of others) await db.close();
+  });
+
+  /**
+   * A row in `processing` held until `heldUntil` by an instance that died. The repository tests claim
+   * at instants past it while the real clock is before it, so the test server's own poller (which
+   * claims at the real time) cannot take the row from under them.
+   */
+  async function processingRow(heldUntil: number, attempts = 1): Promise<string> {
+    const asset = newAssetId();
+    const at = iso(Date.now());
+    await insertUpload(server().db.kysely, {
+      asset_id: asset,
+      created_at: at,
+      expires_at: iso(Date.now() + HOUR),
+      video_state: 'processing',
+      attempts,
+      claimed_by: 'dead-instance',
+      claimed_until: iso(heldUntil),
+      updated_at: at,
+    });
+    return asset;
+  }
+
+  it('among instances claiming one video at once, exactly one wins', async () => {
+    const held = Date.now() + HOUR;
+    const asset = await processingRow(held);
+    const instances = [server().db, ...(await Promise.all([1, 2, 3, 4].map(() => otherInstance())))];
+    const at = iso(held + 1);
+    const until = iso(held + 60_000);
+    const claims = await Promise.all(
+      instances.flatMap((db, i) => [`instance-${i}-a`, `instance-${i}-b`].map(async (owner) => ({ owner, attempts: await claimProcessing(db.kysely, asset, owner, at, until) }))),
+    );
+    const winners = claims.filter((c) => c.attempts !== undefined);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]!.attempts).toBe(2);
+    expect(await findUpload(server().db.kysely, asset)).toMatchObject({ claimed_by: winners[0]!.owner, claimed_until: until, attempts: 2 });
+  });
+
+  it('a held lease is not claimed; once expired it is taken over, and the instance that lost it records nothing', async () => {
+    const t0 = Date.now() + HOUR;
+    const asset = await processingRow(t0 - 1, 0);
+    const first = server().db.kysely;
+    const second = (await otherInstance()).kysely;
+    expect(await claimProcessing(first, asset, 'first', iso(t0), iso(t0 + 60_000))).toBe(1);
+    expect(await claimProcessing(second, asset, 'second', iso(t0 + 30_000), iso(t0 + 90_000))).toBeUndefined();
+    expect(await listClaimable(second, iso(t0 + 30_000), 100)).not.toContain(asset);
+    // renewed while the job runs: still held past the first expiry
+    expect(await renewClaim(first, asset, 'first', iso(t0 + 120_000))).toBe(true);
+    expect(await claimProcessing(second, asset, 'second', iso(t0 + 61_000), iso(t0 + 121_000))).toBeUndefined();
+    // the first instance stops renewing (it died): past the expiry the second takes over
+    expect(await listClaimable(second, iso(t0 + 120_000), 100)).toContain(asset);
+    expect(await claimProcessing(second, asset, 'second', iso(t0 + 120_000), iso(t0 + 180_000))).toBe(2);
+    expect(await renewClaim(first, asset, 'first', iso(t0 + 200_000))).toBe(false);
+    expect(await finishClaim(first, asset, 'first', { video_state: 'failed', error: 'late', updated_at: iso(t0 + 130_000) })).toBe(false);
+    expect(await findUpload(first, asset)).toMatchObject({ video_state: 'processing', claimed_by: 'second', error: null });
+    expect(await finishClaim(second, asset, 'second', { video_state: 'ready', duracion: 1, updated_at: iso(t0 + 140_000) })).toBe(true);
+    expect(await findUpload(first, asset)).toMatchObject({ video_state: 'ready', claimed_by: null, claimed_until: null, attempts: 2 });
+  });
+
+  it('a stopping instance gives up the leases it holds, and only its own', async () => {
+    const held = Date.now() + HOUR;
+    const mine = await processingRow(held);
+    const theirs = await processingRow(held);
+    const db = server().db.kysely;
+    expect(await claimProcessing(db, mine, 'stopping', iso(held + 1), iso(held + 60_000))).toBe(2);
+    expect(await claimProcessing(db, theirs, 'staying', iso(held + 1), iso(held + 60_000))).toBe(2);
+    expect(await releaseClaims(db, 'stopping')).toBe(1);
+    expect(await findUpload(db, mine)).toMatchObject({ claimed_by: null, claimed_until: null, video_state: 'processing' });
+    expect(await findUpload(db, theirs)).toMatchObject({ claimed_by: 'staying' });
+  });
+
+  /** An uploads service of another server process: its own connection, a shared media directory, a short poll. */
+  async function serviceOfInstance(name: string, options: { leaseMs?: number } = {}) {
+    const { config, app } = server();
+    const db = await otherInstance();
+    return createUploadsService({ config, db, secrets: app.ctx.secrets, log: app.log }, new LocalStorage(config.mediaDir), {
+      instanceId: name,
+      pollMs: 100,
+      leaseMs: options.leaseMs ?? 3000,
+    });
+  }
+  async function uploadedVideo(claim?: { by: string; until: number }): Promise<string> {
+    const asset = newAssetId();
+    const at = iso(Date.now());
+    await new LocalStorage(server().config.mediaDir).write(asset, 'video.mp4', Readable.from([VIDEO]));
+    await insertUpload(server().db.kysely, {
+      asset_id: asset,
+      created_at: at,
+      expires_at: iso(Date.now() + HOUR),
+      video_state: 'processing',
+      attempts: claim ? 1 : 0,
+      claimed_by: claim?.by ?? null,
+      claimed_until: claim ? iso(claim.until) : null,
+      updated_at: at,
+    });
+    return asset;
+  }
+  async function settled(asset: string, withinMs: number) {
+    for (const deadline = Date.now() + withinMs; Date.now() < deadline; await sleep(50)) {
+      const row = await findUpload(server().db.kysely, asset);
+      if (row?.video_state !== 'processing') return row;
+    }
+    throw new Error(`${asset} was not processed within ${withinMs} ms`);
+  }
+
+  it('two instances looking for work process each video once', async () => {
+    const assets = [await uploadedVideo(), await uploadedVideo(), await uploadedVideo()];
+    const a = await serviceOfInstance('instance-a');
+    const b = await serviceOfInstance('instance-b');
+    await Promise.all([a.startProcessing(), b.startProcessing()]);
+    try {
+      for (const asset of assets) {
+        expect(await settled(asset, 60_000)).toMatchObject({ video_state: 'ready', attempts: 1, has_preview: 1, claimed_by: null, claimed_until: null });
+      }
+    } finally {
+      await Promise.all([a.stopProcessing(), b.stopProcessing()]);
+    }
+  });
+
+  it('a video whose instance died is taken over once its lease runs out, not before', async () => {
+    const expiry = Date.now() + 1500;
+    const asset = await uploadedVideo({ by: 'dead-instance', until: expiry });
+    const survivor = await serviceOfInstance('survivor');
+    await survivor.startProcessing();
+    try {
+      await sleep(Math.max(0, expiry - Date.now() - 300));
+      expect(await findUpload(server().db.kysely, asset)).toMatchObject({ video_state: 'processing', claimed_by: 'dead-instance', attempts: 1 });
+      const row = await settled(asset, 60_000);
+      expect(Date.now()).toBeGreaterThanOrEqual(expiry);
+      expect(row).toMatchObject({ video_state: 'ready', attempts: 2, claimed_by: null });
+    } finally {
+      await survivor.stopProcessing();
+    }
+  });
+});
