@@ -26,7 +26,8 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-const pgAvailable = await postgresReachable();
+/** Whether the PostgreSQL suites run (a test that needs PostgreSQL alone skips itself, and says so, without it). */
+export const pgAvailable = await postgresReachable();
 if (!pgAvailable) {
   const message = `PostgreSQL is not reachable at ${POSTGRES_URL}: the PostgreSQL server suites are SKIPPED on this machine.`;
   if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`${message} (REQUIRE_POSTGRES=1 makes this a failure)`);

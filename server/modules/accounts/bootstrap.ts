@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { now } from '../../db/database.ts';
 import type { AccountsContext } from './accounts-context.ts';
 import {
@@ -7,6 +8,7 @@ import {
   findUnusedBootstrapInvitation,
   insertInvitation,
   setInvitationTokenHash,
+  type Executor,
 } from './accounts.repository.ts';
 import { hashInvitationToken, invitationLink } from './invitations.service.ts';
 
@@ -18,12 +20,23 @@ function bootstrapToken(ctx: AccountsContext, invitationId: number): string {
   return crypto.createHmac('sha256', ctx.secrets.urlKey).update(`bootstrap-admin:${invitationId}`).digest('base64url');
 }
 
+/** The PostgreSQL advisory lock key of the first-administrator invitation (any bigint of our own). */
+const BOOTSTRAP_LOCK = 7_613_204_551;
+
 /**
  * The registration link of the first administrator, while no administrator exists (null after).
- * Reuses the unused first-administrator invitation (rol admin, no expiry) or creates it.
+ * Reuses the unused first-administrator invitation (rol admin, no expiry) or creates it. In one
+ * transaction, on PostgreSQL under an advisory lock: instances starting at once on one database
+ * make one invitation and print the same link.
  */
 export async function firstAdministratorLink(ctx: AccountsContext): Promise<string | null> {
-  const db = ctx.db.kysely;
+  return ctx.db.kysely.transaction().execute(async (db) => {
+    if (ctx.db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`.execute(db);
+    return bootstrapLink(ctx, db);
+  });
+}
+
+async function bootstrapLink(ctx: AccountsContext, db: Executor): Promise<string | null> {
   if (await adminExists(db)) {
     await deleteUnusedBootstrapInvitations(db);
     return null;
