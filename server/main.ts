@@ -35,6 +35,10 @@ async function main(): Promise<void> {
     '',
     `  Contenido audiovisual TAO is running at ${config.publicUrl}`,
     `  Database: ${app.ctx.db.dialect}${app.ctx.db.dialect === 'sqlite' ? ` (${config.dataDir})` : ''}`,
+    // several instances on one database must sign with the same keys (docs/DEPLOY.md)
+    ...(app.ctx.db.dialect === 'postgres' && (!config.tokenSecret || !config.urlSigningSecret)
+      ? ['  Signing keys: from DATA_DIR/secrets.json. To run several instances, give each the same TOKEN_SECRET and URL_SIGNING_SECRET.']
+      : []),
     ...(link
       ? ['', '  No administrator exists yet. Open this one-time link to create the first administrator:', `  ${link}`]
       : []),
