@@ -205,7 +205,12 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       }
       const total = range?.total ?? file.contentLength;
       if (total !== undefined && total > maxVideo) throw new HttpProblem(413, 'payload-too-large', `the video may have at most ${maxVideo} bytes`);
-      if (range?.kind === 'query') return { complete: false, offset: (await storage.partialSize(assetId, VIDEO_FILE)) ?? 0 };
+      if (range?.kind === 'query') {
+        const held = (await storage.partialSize(assetId, VIDEO_FILE)) ?? 0;
+        const whole = await arrivedWhole(row, held, range.total);
+        if (whole) return completeVideo(assetId, range.total, whole === 'partial');
+        return { complete: false, offset: held };
+      }
 
       if (!acceptsType('video', file.contentType)) throw unsupported('video');
       if (range) checkPart(range, file.contentLength);
@@ -231,19 +236,37 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
         throw await refusal(assetId, error, range);
       }
       if (total !== undefined && size < total) return { complete: false, offset: size };
-      await storage.commitPartial(assetId, VIDEO_FILE);
-      await updateUpload(db.kysely, assetId, {
-        video_state: 'processing',
-        video_size: size,
-        attempts: 0,
-        error: null,
-        claimed_by: null,
-        claimed_until: null,
-        updated_at: now(),
-      });
-      queue.enqueue(assetId);
-      return { complete: true, offset: size };
+      return completeVideo(assetId, size, true);
     });
+  }
+
+  /** The video has arrived whole: its file made visible (`commit`: from the partial file), then processed. */
+  async function completeVideo(assetId: string, size: number, commit: boolean): Promise<Received> {
+    if (commit) await storage.commitPartial(assetId, VIDEO_FILE);
+    await updateUpload(db.kysely, assetId, {
+      video_state: 'processing',
+      video_size: size,
+      attempts: 0,
+      error: null,
+      claimed_by: null,
+      claimed_until: null,
+      updated_at: now(),
+    });
+    queue.enqueue(assetId);
+    return { complete: true, offset: size };
+  }
+
+  /**
+   * Whether every byte of a video still `receiving` had arrived when the server stopped before taking
+   * it as complete (killed between storing the last part and the commit, or between the commit and
+   * the state change): the bytes held are the whole file the client announces. The client's offset
+   * query then completes it (204) instead of answering an offset with nothing left to send.
+   */
+  async function arrivedWhole(row: UploadRow, held: number, total: number): Promise<'partial' | 'committed' | false> {
+    if (total <= 0 || (row.video_size !== null && Number(row.video_size) !== total)) return false;
+    if (held === total) return 'partial';
+    if (held === 0 && row.video_size !== null && (await storage.stat(row.asset_id, VIDEO_FILE))?.size === total) return 'committed';
+    return false;
   }
 
   function checkPart(range: Extract<ContentRange, { kind: 'part' }>, contentLength: number | undefined): void {

@@ -287,6 +287,27 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     expect((await settled(assetId)).estado).toBe('ready');
   });
 
+  it('a server killed once every byte had arrived (before the commit, or before the state change): the offset query completes the upload (204)', async () => {
+    // Found by bench/crash-safety.ts: the query answered 202 with Upload-Offset = the size, leaving
+    // the client nothing to send and the upload stuck in `receiving`.
+    const first = 64 * 1024;
+    for (const killedAfter of ['the last part', 'the commit'] as const) {
+      const { assetId, video } = await session({ video: { contentType: 'video/mp4', size: VIDEO.length } });
+      const part = await put(port, video.uploadUrl, { 'content-type': 'video/mp4', 'content-range': `bytes 0-${first - 1}/${VIDEO.length}`, 'content-length': String(first) }, [VIDEO.subarray(0, first)]);
+      expect(part !== 'aborted' && part.status).toBe(202);
+      // what the server had done with the last part when it was killed
+      await storage().appendPartial(assetId, 'video.mp4', Readable.from([VIDEO.subarray(first)]), { offset: first });
+      if (killedAfter === 'the commit') await storage().commitPartial(assetId, 'video.mp4');
+      expect(await state(assetId), killedAfter).toMatchObject({ estado: 'receiving' });
+
+      const query = await call(server().app, { method: 'PUT', url: video.uploadUrl, headers: { 'content-range': `bytes */${VIDEO.length}` } });
+      expect([query.statusCode, query.headers['upload-offset']], killedAfter).toEqual([204, String(VIDEO.length)]);
+      expect((await settled(assetId)).estado, killedAfter).toBe('ready');
+      const stored = await server().app.inject({ method: 'GET', url: mediaUrl(server().app.ctx.secrets.urlKey, assetId, 'video.mp4') });
+      expect(stored.rawPayload.equals(VIDEO), killedAfter).toBe(true);
+    }
+  });
+
   it('a plain PUT of the whole file answers 204 at once; processing makes it ready with duration, thumbnail and preview', async () => {
     const { assetId, video } = await session();
     const res = await putWhole(video.uploadUrl, VIDEO);
