@@ -21,3 +21,40 @@ describe('configuration: SMTP for invitation e-mails', () => {
     expect(() => loadConfig({ SMTP_URL: 'not a url', SMTP_FROM: 'videos@example.org' })).toThrow(/SMTP_URL must be a URL/);
   });
 });
+
+describe('configuration: media in an S3 bucket', () => {
+  it('keeps media in MEDIA_DIR without S3_BUCKET', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+  });
+
+  it('takes S3_BUCKET with the endpoint, region (default us-east-1), keys, path style and prefix', () => {
+    expect(loadConfig({ S3_BUCKET: 'tao-media' }).s3).toEqual({ endpoint: undefined, bucket: 'tao-media', region: 'us-east-1', credentials: undefined, forcePathStyle: false, prefix: '' });
+    expect(
+      loadConfig({
+        S3_BUCKET: 'tao-media',
+        S3_ENDPOINT: 'https://acc0123.r2.cloudflarestorage.com/',
+        S3_REGION: 'auto',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PREFIX: '/tao/media/',
+      }).s3,
+    ).toEqual({
+      endpoint: 'https://acc0123.r2.cloudflarestorage.com',
+      bucket: 'tao-media',
+      region: 'auto',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+      prefix: 'tao/media/',
+    });
+  });
+
+  it('stops at start with a clear message on a mistake', () => {
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_ENDPOINT is set but S3_BUCKET is not/);
+    expect(() => loadConfig({ S3_BUCKET: 'Tao_Media' })).toThrow(/S3_BUCKET must be a bucket name/);
+    expect(() => loadConfig({ S3_BUCKET: 'tao-media', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT must/);
+    expect(() => loadConfig({ S3_BUCKET: 'tao-media', S3_ACCESS_KEY_ID: 'key' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => loadConfig({ S3_BUCKET: 'tao-media', S3_FORCE_PATH_STYLE: 'yes please' })).toThrow(/S3_FORCE_PATH_STYLE must be true or false/);
+    expect(() => loadConfig({ S3_BUCKET: 'tao-media', S3_PREFIX: 'a b' })).toThrow(/S3_PREFIX/);
+  });
+});

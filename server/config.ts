@@ -10,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** where media files live: MEDIA_DIR/<assetId>/<file> (default DATA_DIR/media) */
   mediaDir: string;
+  /** media in an S3 bucket instead of MEDIA_DIR, when S3_BUCKET is set */
+  s3: S3Config | undefined;
   databaseUrl: string | undefined;
   publicUrl: string;
   logLevel: string;
@@ -34,6 +36,20 @@ export interface Config {
   clientDir: string;
   /** invitations are e-mailed when SMTP_URL is set (smtp:// or smtps://, user and password in it); from SMTP_FROM */
   smtp: { url: string; from: string } | undefined;
+}
+
+/** S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, S3_PREFIX */
+export interface S3Config {
+  /** the service's URL (MinIO, Ceph RGW, R2); AWS S3 when absent */
+  endpoint: string | undefined;
+  bucket: string;
+  /** default us-east-1; `auto` for Cloudflare R2 */
+  region: string;
+  /** both or neither: without them, the SDK's usual credential chain (environment, shared files, instance role) */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  /** keys start with it; empty, or ending in `/` */
+  prefix: string;
 }
 
 function int(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -66,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     mediaDir: path.resolve(optional(env.MEDIA_DIR) ?? path.join(dataDir, 'media')),
+    s3: s3Config(env),
     databaseUrl: optional(env.DATABASE_URL),
     publicUrl,
     logLevel: optional(env.LOG_LEVEL) ?? 'info',
@@ -106,4 +123,43 @@ function smtpConfig(env: NodeJS.ProcessEnv): Config['smtp'] {
   if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new Error(`SMTP_URL must start with smtp:// or smtps:// (got ${protocol}//)`);
   if (from === undefined) throw new Error('SMTP_URL is set: SMTP_FROM (the sender, e.g. "TAO <videos@example.org>") must be set too');
   return { url, from };
+}
+
+/** S3 when S3_BUCKET is set; the other S3_* variables without it are a mistake worth stopping for. */
+function s3Config(env: NodeJS.ProcessEnv): Config['s3'] {
+  const bucket = optional(env.S3_BUCKET)?.trim();
+  const names = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const;
+  if (bucket === undefined) {
+    const set = names.filter((name) => optional(env[name]) !== undefined);
+    if (set.length > 0) throw new Error(`${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not: set S3_BUCKET to keep media in S3, or unset them`);
+    return undefined;
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`S3_BUCKET must be a bucket name (3 to 63 of a-z, 0-9, '.', '-'; got "${bucket}")`);
+  const endpoint = optional(env.S3_ENDPOINT)?.trim().replace(/\/+$/, '');
+  if (endpoint !== undefined) {
+    let protocol: string;
+    try {
+      protocol = new URL(endpoint).protocol;
+    } catch {
+      throw new Error(`S3_ENDPOINT must be a URL like https://s3.example.org or http://127.0.0.1:9000 (got "${endpoint}")`);
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`S3_ENDPOINT must start with http:// or https:// (got ${protocol}//)`);
+  }
+  const accessKeyId = optional(env.S3_ACCESS_KEY_ID)?.trim();
+  const secretAccessKey = optional(env.S3_SECRET_ACCESS_KEY)?.trim();
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s credential chain (AWS_* variables, shared files, instance role)');
+  }
+  const pathStyle = optional(env.S3_FORCE_PATH_STYLE)?.trim().toLowerCase();
+  if (pathStyle !== undefined && pathStyle !== 'true' && pathStyle !== 'false') throw new Error(`S3_FORCE_PATH_STYLE must be true or false (got "${env.S3_FORCE_PATH_STYLE}")`);
+  const prefix = (optional(env.S3_PREFIX)?.trim() ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix !== '' && !/^[A-Za-z0-9!_.*'()/-]+$/.test(prefix)) throw new Error(`S3_PREFIX may hold letters, digits and !_.*'()/- only (got "${env.S3_PREFIX}")`);
+  return {
+    endpoint,
+    bucket,
+    region: optional(env.S3_REGION)?.trim() ?? 'us-east-1',
+    credentials: accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: pathStyle === 'true',
+    prefix: prefix === '' ? '' : `${prefix}/`,
+  };
 }

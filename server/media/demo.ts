@@ -236,13 +236,14 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
 }
 
 /** What the command prints. */
-export function describeDemo(report: DemoReport, config: Pick<Config, 'mediaDir'>): string {
+export function describeDemo(report: DemoReport, config: Pick<Config, 'mediaDir'> & Partial<Pick<Config, 's3'>>): string {
+  const where = config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix}` : config.mediaDir;
   const lines: string[] = [];
   if (report.videosCreated === 0 && report.usersCreated.length === 0) {
     lines.push(`The demo data is already loaded (${report.videosExisting} videos, ${report.usersExisting} users): nothing was changed.`);
   } else {
     lines.push(
-      `Demo data loaded in ${report.seconds.toFixed(1)} s: ${report.videosCreated} videos (${report.hiddenCreated} hidden from users of the other organisation) with thumbnails and previews in ${config.mediaDir}` +
+      `Demo data loaded in ${report.seconds.toFixed(1)} s: ${report.videosCreated} videos (${report.hiddenCreated} hidden from users of the other organisation) with thumbnails and previews in ${where}` +
         `${report.videosExisting ? ` (${report.videosExisting} were already there)` : ''}; ` +
         `${report.tags} tags; ${report.views} views, ${report.ratings} ratings and ${report.favourites} favourites by the demo users.`,
     );
