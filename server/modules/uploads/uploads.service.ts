@@ -415,10 +415,13 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
     poller.unref();
   }
 
-  /** Takes no more videos, waits a while for those running, and gives up the leases of those still running. */
+  /**
+   * Takes no more videos, waits up to 5 s for those running, and gives up the leases of those still
+   * running (within main.ts's 10 s for the whole shutdown), so another instance takes them at once.
+   */
   async function stopProcessing(): Promise<void> {
     clearInterval(poller);
-    await queue.stop();
+    await queue.stop(5_000);
     try {
       const released = await releaseClaims(db.kysely, instanceId);
       if (released > 0) log.info({ released }, 'processing: left unfinished videos to another instance');
