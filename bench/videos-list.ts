@@ -1,16 +1,23 @@
 /**
- * How fast is the video list? Fills a temporary SQLite database with 10,000 videos (tags, ratings,
- * some not visible to all), starts the real server (buildApp, listening on 127.0.0.1, a random port)
- * in a child process, and loads GET /api/videos with autocannon (50 connections, ~10 s per case):
- * a filtered page (`tag=in:…&score=gte:3&limit=24`) and a text search (`q=…`). For each case a bare
- * node:http server (another child process) answers the very same status, headers and bytes, measured
- * the same way, so the ratio is what the API (security, validation, queries, signing, JSON) costs.
- * Then, in-process and one request at a time (less noisy on a shared machine), 200 sequential
- * `app.inject` calls per case, repeated (the same answer again) and each after a write (an
+ * How fast are the video API's most frequent requests? Fills a temporary SQLite database with 10,000
+ * videos (tags, ratings, some not visible to all), starts the real server (buildApp, listening on
+ * 127.0.0.1, a random port) in a child process and loads it with autocannon (50 connections):
+ * GET /api/videos without filters, with filters (`tag=in:…&score=gte:3`) and with a text search
+ * (`q=…`); GET /api/videos/{id} (one user opening 100 videos in turn); PATCH /api/videos/{id} with
+ * the user's rating (`/puntuacion`, 100 videos in turn, values 1–5). For each GET case a bare node:http
+ * server (another child process) answers the very same status, headers and bytes for each path, and
+ * is loaded the same way: its requests/s are the physical limit of this machine for those answers,
+ * and the ratio is what the API (security, validation, queries, signing, JSON) leaves of it (goal
+ * ≥ 50 %). Each case runs several times, the API and the bare server in turn, so medians and spreads
+ * are over runs. Then, in-process and one request at a time (less noisy on a shared machine),
+ * `app.inject` calls per list case, repeated (the same answer again) and each after a write (an
  * administrator's PATCH of another video, so nothing remembered for the list can be reused).
- * Local only, bounded: it stops by itself and removes its files.
+ * Reports through bench/report.ts (sections `videos-list` and `video-detail`). Local only, bounded:
+ * it stops by itself and removes its files.
  *
- *   npx tsx bench/videos-list.ts [seconds per run, default 10] [sequential requests, default 200]
+ *   npx tsx bench/videos-list.ts [seconds per run, default 4] [runs per case, default 3] [sequential requests, default 60]
+ *   BENCH_CASES=first,filtered,search,detail,rating runs only those load cases;
+ *   BENCH_CPU_PROF=<dir> has the API server write a CPU profile there (node --cpu-prof);
  *   BENCH_KEEP=1 keeps the database and prints where; BENCH_HTTP=0 skips the autocannon runs;
  *   BENCH_DATABASE_URL=postgres://… runs the in-process part on PostgreSQL (in a schema of its own) instead.
  */
@@ -33,10 +40,15 @@ import { spanishSentences } from '../server/modules/statistics/generate.ts';
 import { seededRandom as random } from '../server/seeded-random.ts';
 import { refreshSearchIndex } from '../server/modules/videos/videos.repository.ts';
 import { loadSecrets } from '../server/secrets.ts';
+import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
 const VIDEOS = 10_000;
 const CONNECTIONS = 50;
+/** the goal: the API's requests/s at least this share of the bare server's */
+const GOAL = 0.5;
 const HARD_LIMIT_MS = 5 * 60_000;
+/** XSRF double submit of the PATCH requests */
+const XSRF = 'bench-xsrf-0123456789';
 
 const configFor = (dataDir: string): Config =>
   loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CLIENT_DIR: path.join(dataDir, 'no-client'), HOST: '127.0.0.1', PORT: '0' });
@@ -57,21 +69,28 @@ async function serveApp(dataDir: string): Promise<void> {
   process.on('disconnect', () => void app.close().then(() => process.exit(0)));
 }
 
+/** Answers each path with its canned answer (status, headers and body as the API sent them). */
 function serveBare(): void {
-  let canned: Canned | undefined;
-  const server = http.createServer((_req, res) => {
-    res.writeHead(canned!.status, canned!.headers);
-    res.end(canned!.body);
+  let canned = new Map<string, Canned>();
+  const server = http.createServer((req, res) => {
+    const answer = canned.get(req.url!);
+    if (!answer) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
   });
-  process.on('message', (message: Canned) => {
-    canned = message;
+  process.on('message', (message: Record<string, Canned>) => {
+    canned = new Map(Object.entries(message));
     server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as { port: number }).port }));
   });
   process.on('disconnect', () => server.close(() => process.exit(0)));
 }
 
-function start(mode: 'serve' | 'bare', arg: string, message?: Canned): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(import.meta.filename, [mode, arg], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function start(mode: 'serve' | 'bare', arg: string, message?: Record<string, Canned>): Promise<{ child: ChildProcess; port: number }> {
+  const profile = mode === 'serve' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = fork(import.meta.filename, [mode, arg], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${mode} process ended (${code}) before listening`)));
@@ -160,67 +179,165 @@ async function fill(db: Db, config: Config): Promise<Filled> {
   return { token, adminToken, tagIds };
 }
 
-// ── measuring ───────────────────────────────────────────────────────────────────────────────────
+// ── measuring over HTTP ─────────────────────────────────────────────────────────────────────────
 
 interface Figures {
   rps: number;
   p50: number;
   p99: number;
-  non2xx: number;
-  errors: number;
 }
 
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Figures> {
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 }); // warm up
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+/** One load case: the requests (paths in turn), and whether a bare server can stand for it. */
+interface LoadCase {
+  id: string;
+  name: string;
+  method: 'GET' | 'PATCH';
+  paths: string[];
+  /** PATCH bodies, taken in turn */
+  bodies?: string[];
+  headers: Record<string, string>;
+  /** compare with a bare server sending the same answers (GET only) */
+  bare: boolean;
 }
 
-async function cannedAnswer(url: string, headers: Record<string, string>): Promise<Canned> {
-  const res = await fetch(url, { headers });
-  const body = await res.text();
-  const keep: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) keep[name] = value;
+/** Runs autocannon for `seconds` over the case's requests; throws on any error or non-2xx answer. */
+async function load(port: number, c: LoadCase, seconds: number): Promise<Figures> {
+  let next = 0;
+  const requests: autocannon.Request[] = [{
+    setupRequest: (request) => {
+      const i = next++;
+      return {
+        ...request,
+        path: c.paths[i % c.paths.length]!,
+        ...(c.bodies ? { body: c.bodies[Math.floor(i / c.paths.length) % c.bodies.length]! } : {}),
+      };
+    },
+  }];
+  const r = await autocannon({ url: `http://127.0.0.1:${port}`, method: c.method, headers: c.headers, connections: CONNECTIONS, duration: seconds, requests });
+  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${c.name} on port ${port}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+/** The API's answer to one GET, as autocannon would get it (no Accept-Encoding: not compressed). */
+function cannedAnswer(port: number, requestPath: string, headers: Record<string, string>): Promise<Canned> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: requestPath, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const keep: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) && typeof value === 'string') keep[name] = value;
+        }
+        const answer = { status: res.statusCode!, headers: keep, body: Buffer.concat(chunks).toString() };
+        if (answer.status !== 200) reject(new Error(`GET ${requestPath}: ${answer.status} ${answer.body}`));
+        else resolve(answer);
+      });
+    }).on('error', reject);
   });
-  return { status: res.status, headers: keep, body };
 }
 
-/** The cases of the autocannon runs (the first two) and of the sequential ones. */
-function casesFor(tagIds: number[]): Array<{ name: string; query: string }> {
-  return [
-    { name: 'filtered page', query: `tag=in:${tagIds.join(',')}&score=gte:3&limit=24` },
-    { name: 'text search', query: `q=${encodeURIComponent('reunión anu')}&limit=24` },
-    { name: 'first page', query: 'limit=24' },
-    { name: 'not seen', query: 'notSeen=eq:true&limit=24&tz=Europe%2FMadrid' },
-    { name: 'tag, page 5', query: `tag=in:${tagIds[0]}&limit=24&offset=96` },
+interface CaseResult {
+  c: LoadCase;
+  api: Figures[];
+  bare: Figures[];
+  /** what one answer is (bytes, videos) */
+  answer: string;
+}
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits);
+
+function printRun(name: string, who: string, f: Figures): void {
+  console.log(`${name.padEnd(22)} ${who.padEnd(5)} ${fmt(f.rps).padStart(7)} req/s  p50 ${fmt(f.p50, 1).padStart(6)} ms  p99 ${fmt(f.p99, 1).padStart(6)} ms`);
+}
+
+/**
+ * A case: the API warmed up (1 s), its answers canned for a bare server, then `runs` runs of the
+ * API and of the bare server in turn (so both meet the same moments of a shared machine).
+ */
+async function measureCase(apiPort: number, c: LoadCase, seconds: number, runs: number, children: ChildProcess[]): Promise<CaseResult> {
+  await load(apiPort, c, 1);
+  let answer = '';
+  let bare: { child: ChildProcess; port: number } | undefined;
+  if (c.bare) {
+    const canned: Record<string, Canned> = {};
+    for (const p of c.paths) canned[p] = await cannedAnswer(apiPort, p, c.headers);
+    const first = canned[c.paths[0]!]!;
+    const parsed = JSON.parse(first.body) as unknown;
+    answer = `${first.body.length} bytes` + (Array.isArray(parsed) ? `, ${parsed.length} of ${first.headers['x-total-count']} videos` : '');
+    bare = await start('bare', '', canned);
+    children.push(bare.child);
+    await load(bare.port, c, 1);
+  }
+  const result: CaseResult = { c, api: [], bare: [], answer };
+  for (let run = 0; run < runs; run++) {
+    const api = await load(apiPort, c, seconds);
+    result.api.push(api);
+    printRun(c.name, 'api', api);
+    if (bare) {
+      const base = await load(bare.port, c, seconds);
+      result.bare.push(base);
+      printRun(c.name, 'bare', base);
+    }
+  }
+  if (bare) await stop(bare.child);
+  return result;
+}
+
+const median = (list: Figures[], key: keyof Figures) => summarize(list.map((f) => f[key])).median;
+
+/** Table rows of the cases: requests/s of the API and of the bare server (median, range, spread), ratio, latencies. */
+function loadTable(results: CaseResult[]): string {
+  const rows = results.map(({ c, api, bare, answer }) => {
+    const ratio = bare.length ? median(api, 'rps') / median(bare, 'rps') : undefined;
+    const ratios = bare.length ? summarize(api.map((f, i) => f.rps / bare[i]!.rps)) : undefined;
+    return [
+      c.name,
+      formatSummary(summarize(api.map((f) => f.rps)), 0),
+      bare.length ? formatSummary(summarize(bare.map((f) => f.rps)), 0) : '—',
+      ratio === undefined ? '—' : `${formatRatio(ratio, { atLeast: GOAL })}; per run ${(ratios!.min * 100).toFixed(0)}–${(ratios!.max * 100).toFixed(0)} %`,
+      `${fmt(median(api, 'p50'), 1)} / ${fmt(median(api, 'p99'), 1)}`,
+      bare.length ? `${fmt(median(bare, 'p50'), 1)} / ${fmt(median(bare, 'p99'), 1)}` : '—',
+      answer || '—',
+    ];
+  });
+  return markdownTable(['case', 'API req/s', 'bare node:http req/s', 'API ÷ bare', 'API p50 / p99 ms', 'bare p50 / p99 ms', 'answer'], rows);
+}
+
+/** The load cases (those BENCH_CASES names, or all). */
+function loadCases(filled: Filled, detailIds: number[]): LoadCase[] {
+  const auth = { authorization: `Bearer ${filled.token}` };
+  const list = (id: string, name: string, query: string): LoadCase =>
+    ({ id, name, method: 'GET', paths: [`/api/videos?${query}`], headers: auth, bare: true });
+  const all: LoadCase[] = [
+    list('first', 'list, no filter', 'limit=24'),
+    list('filtered', 'list, tags + score', `tag=in:${filled.tagIds.join(',')}&score=gte:3&limit=24`),
+    list('search', 'list, text search', `q=${encodeURIComponent('reunión anu')}&limit=24`),
+    { id: 'detail', name: 'detail (100 in turn)', method: 'GET', paths: detailIds.map((id) => `/api/videos/${id}`), headers: auth, bare: true },
+    {
+      id: 'rating',
+      name: 'PATCH rating (100 in turn)',
+      method: 'PATCH',
+      paths: detailIds.map((id) => `/api/videos/${id}`),
+      bodies: [1, 2, 3, 4, 5].map((value) => JSON.stringify([{ op: 'replace', path: '/puntuacion', value }])),
+      headers: { ...auth, 'content-type': 'application/json-patch+json', cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF },
+      bare: false,
+    },
   ];
+  const only = process.env.BENCH_CASES?.split(',');
+  return only ? all.filter((c) => only.includes(c.id)) : all;
 }
 
-async function loadOverHttp(dataDir: string, filled: Filled, seconds: number, children: ChildProcess[]): Promise<void> {
+async function loadOverHttp(dataDir: string, filled: Filled, seconds: number, runs: number, children: ChildProcess[]): Promise<CaseResult[]> {
   const app = await start('serve', dataDir);
   children.push(app.child);
-  const headers = { authorization: `Bearer ${filled.token}` };
-  console.log(`\n${CONNECTIONS} connections, ${seconds} s per run\n`);
-  console.log(`${'case'.padEnd(16)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  answer`);
-  for (const c of casesFor(filled.tagIds).slice(0, 2)) {
-    const url = `http://127.0.0.1:${app.port}/api/videos?${c.query}`;
-    const canned = await cannedAnswer(url, headers);
-    if (canned.status !== 200) throw new Error(`${c.name}: ${canned.status} ${canned.body}`);
-    const answer = `${canned.body.length} bytes, ${(JSON.parse(canned.body) as unknown[]).length} of ${canned.headers['x-total-count']} videos`;
-    const api = await load(url, headers, seconds);
-    const bare = await start('bare', '', canned);
-    children.push(bare.child);
-    const base = await load(`http://127.0.0.1:${bare.port}/api/videos?${c.query}`, headers, seconds);
-    await stop(bare.child);
-    const row = (who: string, f: Figures) =>
-      `${c.name.padEnd(16)} ${who.padEnd(8)} ${f.rps.toFixed(0).padStart(9)} ${f.p50.toFixed(1).padStart(8)} ${f.p99.toFixed(1).padStart(8)}` +
-      (f.non2xx || f.errors ? `  (${f.non2xx} non-2xx, ${f.errors} errors)` : '');
-    console.log(`${row('api', api)}  ${answer}`);
-    console.log(row('bare', base));
-    console.log(`${''.padEnd(16)} ${'ratio'.padEnd(8)} ${`${((api.rps / base.rps) * 100).toFixed(1)} %`.padStart(9)} of the bare server's requests/s\n`);
-  }
+  const first = await cannedAnswer(app.port, '/api/videos?limit=100', { authorization: `Bearer ${filled.token}` });
+  const detailIds = (JSON.parse(first.body) as Array<{ id: number }>).map((v) => v.id);
+  console.log(`\n${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case (API and bare server in turn)\n`);
+  const results: CaseResult[] = [];
+  for (const c of loadCases(filled, detailIds)) results.push(await measureCase(app.port, c, seconds, runs, children));
   await stop(app.child);
+  return results;
 }
 
 /** Durations (ms) of requests, and the CPU time (µs) this process spent on all of them. */
@@ -236,11 +353,23 @@ function summary({ times, cpu }: Timings): string {
   return `${mean.toFixed(2).padStart(6)} ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2).padStart(6)} ${(cpu / 1000 / times.length).toFixed(2).padStart(6)}`;
 }
 
+/** The lists of the in-process runs. */
+function sequentialCases(tagIds: number[]): Array<{ name: string; query: string }> {
+  return [
+    { name: 'first page', query: 'limit=24' },
+    { name: 'tags + score', query: `tag=in:${tagIds.join(',')}&score=gte:3&limit=24` },
+    { name: 'text search', query: `q=${encodeURIComponent('reunión anu')}&limit=24` },
+    { name: 'not seen', query: 'notSeen=eq:true&limit=24&tz=Europe%2FMadrid' },
+    { name: 'tag, page 5', query: `tag=in:${tagIds[0]}&limit=24&offset=96` },
+  ];
+}
+
 /**
  * One request at a time, in-process (Fastify inject: no sockets, no other process): each case
  * repeated, then each case right after a write (an administrator hides or shows another video).
  */
-async function sequential(db: Db, config: Config, filled: Filled, runs: number): Promise<void> {
+async function sequential(db: Db, config: Config, filled: Filled, runs: number): Promise<SequentialRow[]> {
+  const rows: SequentialRow[] = [];
   const app = await buildApp({ config, db, logger: false });
   await app.ready();
   try {
@@ -255,8 +384,8 @@ async function sequential(db: Db, config: Config, filled: Filled, runs: number):
         headers: {
           authorization: `Bearer ${filled.adminToken}`,
           'content-type': 'application/json-patch+json',
-          cookie: 'XSRF-TOKEN=bench-xsrf-0123456789',
-          'x-xsrf-token': 'bench-xsrf-0123456789',
+          cookie: `XSRF-TOKEN=${XSRF}`,
+          'x-xsrf-token': XSRF,
         },
         payload: JSON.stringify([{ op: 'replace', path: '/isVisible', value: (visible = !visible) }]),
       });
@@ -275,7 +404,7 @@ async function sequential(db: Db, config: Config, filled: Filled, runs: number):
     console.log('ms: mean and median of the durations, CPU time of this process per request\n');
     console.log(`${'case'.padEnd(16)} ${'repeated'.padStart(20)}   ${'after a write'.padStart(20)}`);
     console.log(`${''.padEnd(16)} ${'mean    p50    cpu'.padStart(20)}   ${'mean    p50    cpu'.padStart(20)}`);
-    for (const c of casesFor(filled.tagIds)) {
+    for (const c of sequentialCases(filled.tagIds)) {
       for (let i = 0; i < 20; i++) await get(c.query); // warm up
       const repeated: Timings = { times: [], cpu: 0 };
       for (let i = 0; i < runs; i++) await time(c.query, repeated);
@@ -285,15 +414,27 @@ async function sequential(db: Db, config: Config, filled: Filled, runs: number):
         await time(c.query, afterWrite);
       }
       console.log(`${c.name.padEnd(16)} ${summary(repeated)}   ${summary(afterWrite)}`);
+      rows.push({ name: c.name, repeated, afterWrite });
     }
+    return rows;
   } finally {
     await app.close();
   }
 }
 
+interface SequentialRow {
+  name: string;
+  repeated: Timings;
+  afterWrite: Timings;
+}
+
+const medianMs = (t: Timings) => summarize(t.times).median.toFixed(2);
+const cpuMs = (t: Timings) => (t.cpu / 1000 / t.times.length).toFixed(2);
+
 async function main(): Promise<void> {
-  const seconds = Number(process.argv[2] ?? 10);
-  const runs = Number(process.argv[3] ?? 200);
+  const seconds = Number(process.argv[2] ?? 4);
+  const runs = Number(process.argv[3] ?? 3);
+  const sequentialRuns = Number(process.argv[4] ?? 60);
   const guard = setTimeout(() => {
     console.error('benchmark took too long: stopping');
     process.exit(2);
@@ -311,15 +452,41 @@ async function main(): Promise<void> {
     await migrateToLatest(db);
     const filling = Date.now();
     const filled = await fill(db, config);
-    console.log(`node ${process.version}, ${os.cpus().length} cores; ${VIDEOS} videos filled in ${((Date.now() - filling) / 1000).toFixed(1)} s (${db.dialect})`);
+    const machine = `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg()[0]!.toFixed(1)} at the start`;
+    console.log(`${machine}; ${VIDEOS} videos filled in ${((Date.now() - filling) / 1000).toFixed(1)} s (${db.dialect})`);
 
+    let results: CaseResult[] = [];
     if (!pgUrl && process.env.BENCH_HTTP !== '0') {
       await db.close();
       db = undefined;
-      await loadOverHttp(dataDir, filled, seconds, children);
+      results = await loadOverHttp(dataDir, filled, seconds, runs, children);
       db = await openDatabase({ dataDir });
     }
-    await sequential(db, config, filled, runs);
+    const sequentialRows = sequentialRuns > 0 ? await sequential(db, config, filled, sequentialRuns) : [];
+
+    const setting = `${VIDEOS.toLocaleString('en')} videos, ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}; ${machine}. ` +
+      `autocannon, ${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case, the API and a bare node:http server ` +
+      'sending the very same status, headers and bytes in turn (no compression: autocannon sends no Accept-Encoding).';
+    const listResults = results.filter((r) => r.c.method === 'GET' && r.c.paths[0]!.startsWith('/api/videos?'));
+    const detailResults = results.filter((r) => !listResults.includes(r));
+    if (listResults.length > 0 || sequentialRows.length > 0) {
+      const parts = [setting];
+      if (listResults.length > 0) parts.push(loadTable(listResults));
+      if (sequentialRows.length > 0) {
+        parts.push(
+          `In-process (\`app.inject\`, one request at a time, ${sequentialRuns} per case, ${Math.max(20, sequentialRuns / 4)} after a write): ` +
+            'median ms and CPU ms per request of the process (SQLite included).',
+          markdownTable(
+            ['list', 'repeated: median ms', 'CPU ms', 'after a write: median ms', 'CPU ms'],
+            sequentialRows.map((r) => [r.name, medianMs(r.repeated), cpuMs(r.repeated), medianMs(r.afterWrite), cpuMs(r.afterWrite)]),
+          ),
+        );
+      }
+      reportSection('videos-list', 'Video list: GET /api/videos under load', parts.join('\n\n'));
+    }
+    if (detailResults.length > 0) {
+      reportSection('video-detail', 'One video: GET /api/videos/{id} and PATCH rating under load', `${setting} The detail opens 100 videos in turn (one user; each opening records a view event unless repeated within 10 s); the PATCH sets that user's rating of 100 videos in turn to 1–5 (a write transaction each: the rating, the video's sum and count, the list generations).\n\n${loadTable(detailResults)}`);
+    }
   } finally {
     for (const child of children) await stop(child);
     if (db) {
