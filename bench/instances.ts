@@ -21,7 +21,8 @@
  *  5. blocking a user on A ends their session on B at once (the very next request);
  *  6. an upload started on one (POST /api/uploads), sent through nginx, is confirmed on the other
  *     (POST /api/videos) and its media served through nginx; a transfer broken off on A resumes on B;
- *  7. each video is processed once (one claim, attempts = 1), and which instance processed it.
+ *  7. each video is processed once (one claim, attempts = 1), also when a third instance starts while
+ *     they are processing (it resumes videos left in processing), and which instance processed each.
  * It prints pass/fail and figures, reports the section `instances`, and exits 1 when a check fails.
  * Everything it started is stopped and removed at the end, also on failure or Ctrl-C.
  *
@@ -300,7 +301,8 @@ async function main(): Promise<void> {
   const databaseUrl = await freshDatabase();
   const storage = await sharedStorage(work);
   const videoFile = path.join(work, 'video.mp4');
-  await generateTestVideo(videoFile, { seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
+  // long enough that its processing (probe, thumbnail, preview) outlasts a third instance's start
+  await generateTestVideo(videoFile, { seconds: 20, pattern: 'testsrc2', toneHz: 440, width: 640, height: 360 });
   const video = fs.readFileSync(videoFile);
 
   const nginxPort = await freePort();
@@ -408,7 +410,7 @@ async function main(): Promise<void> {
       const rows = await db.query<{ asset_id: string; claimed_by: string }>("select asset_id, claimed_by from uploads where claimed_by is not null");
       for (const row of rows.rows) {
         const set = claimedBy.get(row.asset_id) ?? new Set();
-        set.add(pidOf.get(row.claimed_by.split(':')[1] ?? '') ?? row.claimed_by);
+        set.add(row.claimed_by);
         claimedBy.set(row.asset_id, set);
       }
       await sleep(25);
@@ -442,6 +444,15 @@ async function main(): Promise<void> {
   const restOnB = await putPart(b.url, halvesUrl, video.subarray(middle), `bytes ${middle}-${video.length - 1}/${video.length}`);
   uploads.push({ asset: halvesAsset, createdOn: a, confirmOn: b, receivedBy: 'A+B', put: restOnB.status });
   const resumed = partOnA.status === 202 && offsetOnB.status === 202 && offsetOnB.offset === String(middle) && restOnB.status === 204;
+
+  // a third instance starts while videos are processing (scaling up, or a restart): it may take the
+  // videos nobody holds yet, never one another instance is processing
+  const processingNow = async () =>
+    (await db.query<{ total: number; held: number }>("select count(*)::int as total, count(claimed_by)::int as held from uploads where video_state = 'processing'")).rows[0]!;
+  const beforeC = await processingNow();
+  const c = await startInstance('C', work, shared);
+  pidOf.set(String(c.child.pid), 'C');
+  const whenC = await processingNow();
 
   const states = new Map<string, string>();
   for (const deadline = Date.now() + 180_000; Date.now() < deadline; await sleep(200)) {
@@ -486,11 +497,14 @@ async function main(): Promise<void> {
   );
 
   const once = uploads.every((u) => attemptsOf.get(u.asset) === 1 && (claimedBy.get(u.asset)?.size ?? 0) <= 1);
-  const processedBy = uploads.map((u) => [...(claimedBy.get(u.asset) ?? ['(not seen)'])].join('+'));
+  const instanceOf = (claimant: string) => pidOf.get(claimant.split(':')[1] ?? '') ?? claimant;
+  const processedBy = uploads.map((u) => [...(claimedBy.get(u.asset) ?? ['(not seen)'])].map(instanceOf).join('+'));
   check(
     'each video is processed once, by one instance',
     once && ready === uploads.length,
-    `attempts per video: ${countOf(uploads.map((u) => String(attemptsOf.get(u.asset))))}; processed by ${countOf(processedBy)} (leases seen); all ready ${processedMs} ms after the first upload started`,
+    `attempts per video: ${countOf(uploads.map((u) => String(attemptsOf.get(u.asset))))}; processed by ${countOf(processedBy)} (leases seen); ` +
+      `a third instance C started while ${beforeC.total} were processing (${beforeC.held} held) and was up while ${whenC.total} still were (${whenC.held} held); ` +
+      `all ready ${processedMs} ms after the first upload started`,
   );
 
   const table = markdownTable(
