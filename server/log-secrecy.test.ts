@@ -124,6 +124,8 @@ describe('the server log holds no password, code, token or signature', () => {
       'single sign-on token',
       await new SignJWT({ user: 'sso.bea', organizacion: 'Archivo' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(SSO_SECRET)),
     );
+    // the portal's link as the browser opens it: the page /videos?xwikiid=<token> (SPEC.md "Single sign-on"), then the app's call
+    await api('GET', `/videos?xwikiid=${taoToken}`);
     const sso = await api('POST', '/api/login', { body: { taoToken } });
     expect(sso.status, sso.text).toBe(200);
     keep('single sign-on session token', String(sso.json().token));

@@ -4,13 +4,17 @@ import type { Config } from './config.ts';
 /**
  * What the server's log may hold. Requests are logged with their method and URL, and some URLs carry
  * a credential in their query: the signature of a signed media or upload location, the token of an
- * invitation link (the SPA's /register page). Their values are replaced by `[redacted]`; the path and
- * the other parameters (e.g. `expires`) stay, so a request can still be followed. Credential headers
+ * invitation link (the SPA's /register page), the single-sign-on token of a portal link
+ * (/videos?xwikiid=). Their values are replaced by `[redacted]`; the path and the other parameters
+ * (e.g. `expires`) stay, so a request can still be followed. Credential headers
  * are never serialised, and redacted should a record ever carry them.
  */
 
-/** Query parameters whose values are credentials (compared ignoring case). */
-export const SECRET_QUERY_PARAMETERS = ['signature', 'invitation', 'token', 'taotoken'];
+/**
+ * Query parameters whose values are credentials (compared ignoring case); `xwikiid` is the
+ * single-sign-on token of the organisation's portal link, `/videos?xwikiid=<JWT>` (SPEC.md "Single sign-on").
+ */
+export const SECRET_QUERY_PARAMETERS = ['signature', 'invitation', 'token', 'taotoken', 'xwikiid'];
 
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
