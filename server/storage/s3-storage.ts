@@ -210,7 +210,8 @@ export class S3Storage implements Storage {
       parts.push(await this.uploadPart(key, uploadId, parts.length + 1, body));
     };
     try {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
+      for await (const data of source as AsyncIterable<Buffer | string>) {
+        const chunk = typeof data === 'string' ? Buffer.from(data) : data;
         total += chunk.length;
         if (maxBytes !== undefined && total > maxBytes) throw new StorageLimitError(maxBytes);
         pending.push(chunk);
@@ -373,7 +374,8 @@ export class S3Storage implements Storage {
     };
 
     try {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
+      for await (const data of source as AsyncIterable<Buffer | string>) {
+        const chunk = typeof data === 'string' ? Buffer.from(data) : data;
         if (maxBytes !== undefined && size + chunk.length > maxBytes) throw new StorageLimitError(maxBytes);
         if (!tailRead) {
           tailRead = true;

@@ -63,9 +63,12 @@ export function describeStorageContract(name: string, make: () => Promise<Storag
       expect(await storage.open(ASSET, 'thumbnail.jpg')).toBeUndefined();
     });
 
-    it('stores an empty file', async () => {
+    it('stores an empty file, and a stream of strings as their UTF-8 bytes', async () => {
       expect((await storage.write(ASSET, 'thumbnail.jpg', Readable.from([]))).size).toBe(0);
       expect(await text((await storage.open(ASSET, 'thumbnail.jpg'))!.createReadStream())).toBe('');
+      expect((await storage.write(ASSET, 'video.mp4', Readable.from(['añade', ' texto']))).size).toBe('añade texto'.length + 1);
+      expect(await storage.appendPartial(ASSET, 'preview.mp4', Readable.from(['ñ', 'u']), { offset: 0 })).toBe(3);
+      expect(await text((await storage.open(ASSET, 'video.mp4'))!.createReadStream())).toBe('añade texto');
     });
 
     it('makes a file visible only when its stream has ended', async () => {
