@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Download, Locator, Page } from 'playwrigh
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, startProduct, type RunningProduct } from './harness.ts';
 import { cli, registerThroughApi, type SignedIn } from './session.ts';
-import { BEACON_HOST, BEACON_PATH, PAYLOADS, type Payload } from './xss-corpus.ts';
+import { BEACON_PATH, PAYLOADS, type Payload } from './xss-corpus.ts';
 
 /**
  * Issue 13: no stored text runs as script. The payloads of tests/e2e/xss-corpus.ts are put, through
@@ -624,7 +624,7 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     await expectNothingRan('/statistics with 100 rows per table');
 
     // Each table's export and the dashboard's: no cell a spreadsheet would read as a formula; every payload is there, as text.
-    const files = [];
+    const files: Array<{ id: string; name: string; text: string }> = [];
     for (const [id, title] of Object.entries(tables)) files.push({ id, ...(await download(page.getByRole('region', { name: title }).getByRole('button', { name: /^Exportar/ }))) });
     files.push({ id: 'allData', ...(await download(page.getByRole('button', { name: 'Exportar dashboard' }))) });
     const asCell = (text: string) => {
