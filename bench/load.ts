@@ -277,8 +277,9 @@ interface Library {
 
 async function discover(user: User, dataDir: string): Promise<Library> {
   const listed = await request('GET', '/api/videos?limit=500', headersOf(user));
-  const videos = json<Array<{ id: number; idExterno: string; titulo: string; urlThumbnail: string | null }>>(listed);
-  const demo = videos.filter((v) => v.idExterno.startsWith('demo-video-'));
+  const videos = json<Array<{ id: number; idExterno: string; titulo: string; isVisible: boolean }>>(listed);
+  // visible to all: a hidden demo video is seen only by its own organisation's users
+  const demo = videos.filter((v) => v.idExterno.startsWith('demo-video-') && v.isVisible);
   if (demo.length === 0) throw new Error('the demo videos are not listed');
   const tags = json<Array<{ id: number }>>(await request('GET', '/api/etiquetas', headersOf(user)));
   const words = [...new Set(demo.flatMap((v) => v.titulo.toLowerCase().split(/\s+/).filter((w) => w.length > 4)))].slice(0, 20);
