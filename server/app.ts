@@ -23,6 +23,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { checkXsrf, registerXsrfCookie } from './plugins/xsrf.ts';
 import { loadSecrets } from './secrets.ts';
+import { checkStorage } from './storage/open-storage.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -83,6 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promise<void> {
   const { config } = options;
   await migrateToLatest(db);
+  await checkStorage(config);
 
   const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log };
   app.decorate('ctx', ctx);

@@ -31,3 +31,9 @@ export function openStorage(config: Pick<Config, 'mediaDir' | 's3'> & Partial<Pi
   }
   return storage;
 }
+
+/** At start: throws a clear error when the configured storage cannot be used (an S3 bucket missing, refused or unreachable). */
+export async function checkStorage(config: Parameters<typeof openStorage>[0]): Promise<void> {
+  const storage = openStorage(config);
+  if (storage instanceof S3Storage) await storage.checkBucket();
+}

@@ -1,11 +1,16 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { CreateMultipartUploadCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
 import { LocalStorage } from './local-storage.ts';
-import { openStorage } from './open-storage.ts';
+import { checkStorage, openStorage } from './open-storage.ts';
 import { MIN_PART_SIZE, S3Storage } from './s3-storage.ts';
 import { startLocalS3, type LocalS3 } from './s3rver.test-support.ts';
 import { ASSET, describeStorageContract, from } from './storage-contract.test-support.ts';
@@ -181,6 +186,25 @@ describe('S3 storage: chosen by configuration', () => {
     await storage.write(ASSET, 'video.mp4', from('via config'));
     expect(await new S3Storage({ bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: s3.credentials, prefix: 'chosen/' }).list(ASSET)).toEqual(['video.mp4']);
     expect(openStorage(loadConfig({ DATA_DIR: '/tmp/tao-unused' }))).toBeInstanceOf(LocalStorage);
+  });
+
+  it('stops at start with a clear message when the bucket cannot be used', async () => {
+    const base = { DATA_DIR: '/tmp/tao-unused', ...s3.env() };
+    await expect(checkStorage(loadConfig(base))).resolves.toBeUndefined();
+    await expect(checkStorage(loadConfig({ ...base, S3_BUCKET: 'no-such-bucket' }))).rejects.toThrow(
+      `media storage: the S3 bucket "no-such-bucket" at ${s3.endpoint} cannot be used: it does not exist (create it first)`,
+    );
+    // the server does not start on it
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-s3-check-'));
+    const db = await openDatabase({ dataDir });
+    try {
+      const config = loadConfig({ ...base, DATA_DIR: dataDir, S3_BUCKET: 'no-such-bucket', CLIENT_DIR: path.join(dataDir, 'no-client') });
+      await expect(buildApp({ config, db, logger: false })).rejects.toThrow(/no-such-bucket.*does not exist/);
+    } finally {
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    await expect(checkStorage(loadConfig({ DATA_DIR: '/tmp/tao-unused' }))).resolves.toBeUndefined(); // a local directory is made when needed
   });
 
   it('makes parts large enough for MAX_UPLOAD_BYTES in at most 10,000 parts', () => {

@@ -7,6 +7,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
@@ -112,6 +113,25 @@ export class S3Storage implements Storage {
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
       });
+  }
+
+  /** Throws a message an operator can act on when the bucket cannot be used (missing, refused, unreachable). */
+  async checkBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      const status = statusOf(error);
+      const reason =
+        status === 404
+          ? 'it does not exist (create it first)'
+          : status === 403
+            ? 'access denied (check S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY and the bucket policy)'
+            : status === 301
+              ? 'it is in another region (check S3_REGION)'
+              : `${(error as Error).name}: ${(error as Error).message}`;
+      const endpoint = await this.client.config.endpoint?.().then((e) => `${e.protocol}//${e.hostname}${e.port ? `:${e.port}` : ''}`).catch(() => undefined);
+      throw new Error(`media storage: the S3 bucket "${this.bucket}"${endpoint ? ` at ${endpoint}` : ''} cannot be used: ${reason}`, { cause: error });
+    }
   }
 
   private keyOf(assetId: string, file: string): string {
