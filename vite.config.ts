@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { writeRoutePages } from './scripts/route-pages.ts';
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
@@ -21,14 +22,25 @@ const TEXT_FILE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
 function clientBuildOutput(): Plugin {
   let outDir = '';
   let privateDir = '';
+  let root = '';
   return {
     name: 'tao-client-build-output',
     apply: 'build',
     configResolved(config) {
+      root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
       privateDir = path.resolve(config.root, PRIVATE_BUILD_DIR);
     },
-    closeBundle() {
+    async closeBundle() {
+      // Each page's copy of index.html with its route's code preloaded, and the signed-in pages' first
+      // reads asked for before the app runs (scripts/route-pages.ts, src/lib/early-requests.ts).
+      const manifestFile = path.join(outDir, '.vite', 'manifest.json');
+      await writeRoutePages({
+        root,
+        outDir,
+        manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')),
+        early: { source: 'src/lib/early-requests.ts', paths: ['/videos', '/videos/$id', '/statistics'] },
+      });
       fs.rmSync(privateDir, { recursive: true, force: true });
       const files = fs.readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
       for (const entry of files) {

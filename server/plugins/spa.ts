@@ -12,6 +12,8 @@ import { HttpProblem, sendProblem } from './problems.ts';
  * sent as they are to a client that accepts them (`preCompressed`, with `Vary: Accept-Encoding`),
  * index.html too (it is the same file for every request). Source maps are not in the served
  * directory (dist/client-private).
+ * A page of the app has its own copy of index.html when the build wrote one (pages/pages.json,
+ * scripts/route-pages.ts): the same document with its route's code and styles preloaded.
  */
 export async function registerSpa(app: FastifyInstance, clientDir: string): Promise<void> {
   const indexFile = path.join(clientDir, 'index.html');
@@ -32,7 +34,13 @@ export async function registerSpa(app: FastifyInstance, clientDir: string): Prom
     app.log.warn({ clientDir }, 'no built client found: run `npm run build` (only /api is served)');
   }
 
-  const sendIndex = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+  const pages = hasClient ? readRoutePages(clientDir) : [];
+  const documentFor = (url: string) => {
+    const pathname = url.split('?')[0]!;
+    return pages.find((page) => page.pattern.test(pathname))?.file ?? 'index.html';
+  };
+  const sendIndex = (reply: FastifyReply, url = '/') =>
+    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(documentFor(url));
   if (hasClient) {
     // The directory itself: @fastify/static would refuse it (no listing); the SPA starts here.
     app.get('/', async (_request, reply) => sendIndex(reply));
@@ -44,8 +52,18 @@ export async function registerSpa(app: FastifyInstance, clientDir: string): Prom
     }
     const acceptsHtml = (request.headers.accept ?? '*/*').includes('text/html') || (request.headers.accept ?? '').includes('*/*');
     if (hasClient && (request.method === 'GET' || request.method === 'HEAD') && acceptsHtml && !path.extname(request.url.split('?')[0]!)) {
-      return sendIndex(reply);
+      return sendIndex(reply, request.url);
     }
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
   });
+}
+
+/** The build's per-page documents (pages/pages.json), or none: an older build has only index.html. */
+function readRoutePages(clientDir: string): Array<{ pattern: RegExp; file: string }> {
+  const listFile = path.join(clientDir, 'pages', 'pages.json');
+  if (!fs.existsSync(listFile)) return [];
+  const listed = JSON.parse(fs.readFileSync(listFile, 'utf8')) as Array<{ pattern: string; file: string }>;
+  return listed
+    .filter((page) => fs.existsSync(path.join(clientDir, page.file)))
+    .map((page) => ({ pattern: new RegExp(page.pattern), file: page.file }));
 }

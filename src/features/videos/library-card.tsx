@@ -11,6 +11,8 @@ export interface LibraryCardProps {
   opinionLogic: typeof videoOpinionMachine;
   onEdit?: (video: Video) => void;
   onDelete?: (video: Video) => void;
+  /** In the list's first row (VideoCard's `firstRow`). */
+  firstRow?: boolean;
 }
 
 /** Every filter of the list, cleared: a tag link shows the videos of that tag, whatever was filtered before. */
@@ -24,7 +26,7 @@ const tagLink = (tag: Etiqueta) => ({ to: '/videos', search: { ...NO_FILTERS, ta
  * the same workflow, writes and §8 toasts as the detail page. The heart shows the value being
  * saved, then the cached video's (the write updates every cached list).
  */
-export function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete }: LibraryCardProps) {
+export function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete, firstRow = false }: LibraryCardProps) {
   const actorRef = useActorRef(opinionLogic, {
     input: { videoId: video.id, rating: video.puntuacion, favorite: video.favorito },
   });
@@ -40,6 +42,7 @@ export function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete }: 
       detailLink={detailLink}
       tagLink={tagLink}
       favoriteBusy={savingFavorite}
+      firstRow={firstRow}
       onFavoriteChange={(_, favorite) => actorRef.send({ type: 'opinion.favorite', favorite })}
       {...(onEdit ? { onEdit } : {})}
       {...(onDelete ? { onDelete } : {})}

@@ -40,6 +40,11 @@ export interface VideoCardProps {
   onDelete?: (video: Video) => void;
   /** Lorem sample data in a loading style (SPEC §2): nothing is a link or a button. */
   placeholder?: false;
+  /**
+   * A card of the first row: its picture is what the page's first screen shows largest, so it is
+   * fetched at once and first (not lazily); the others' wait until they come near the window.
+   */
+  firstRow?: boolean;
 }
 
 export interface PlaceholderCardProps {
@@ -97,6 +102,7 @@ function LoadedCard({
   favoriteBusy = false,
   onEdit,
   onDelete,
+  firstRow = false,
 }: VideoCardProps) {
   const preview = usePreview(Boolean(video.urlPreview));
   const duration = formatDuration(video.duracion);
@@ -117,7 +123,13 @@ function LoadedCard({
       <Card.Section pos="relative">
         <AspectRatio ratio={16 / 9} bg="gray.2">
           {video.urlThumbnail ? (
-            <img src={video.urlThumbnail} alt={libraryMessages.thumbnailAlt(video.titulo)} loading="lazy" style={{ objectFit: 'cover' }} />
+            <img
+              src={video.urlThumbnail}
+              alt={libraryMessages.thumbnailAlt(video.titulo)}
+              loading={firstRow ? 'eager' : 'lazy'}
+              fetchPriority={firstRow ? 'high' : 'auto'}
+              style={{ objectFit: 'cover' }}
+            />
           ) : (
             <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
               <IconPhoto size={40} stroke={1.2} color="var(--mantine-color-gray-6)" aria-hidden />

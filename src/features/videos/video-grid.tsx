@@ -23,7 +23,8 @@ export function useGridColumns(): number {
 
 export interface VideoGridProps<T extends { id: number }> {
   items: readonly T[];
-  renderItem: (item: T) => ReactNode;
+  /** `firstRow`: the card is in the list's first row (its picture is fetched first and at once). */
+  renderItem: (item: T, position: { firstRow: boolean }) => ReactNode;
   /** Accessible name of the list ('Videos'). */
   label: string;
   /** Endless scrolling: asked for the next page when the last rows come into view. */
@@ -110,7 +111,7 @@ export function VideoGrid<T extends { id: number }>({
             <SimpleGrid cols={columns} spacing={GAP}>
               {items.slice(row.index * columns, row.index * columns + columns).map((item, column) => (
                 <div key={item.id} role="listitem" aria-setsize={items.length} aria-posinset={row.index * columns + column + 1}>
-                  {renderItem(item)}
+                  {renderItem(item, { firstRow: row.index === 0 })}
                 </div>
               ))}
             </SimpleGrid>

@@ -76,7 +76,9 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
             hasMore={hasNextPage}
             loadingMore={isFetchingNextPage}
             onEndReached={onEndReached}
-            renderItem={(video) => <LibraryCard video={video} isAdmin={isAdmin} opinionLogic={opinionLogic} {...cardActions} />}
+            renderItem={(video, { firstRow }) => (
+              <LibraryCard video={video} isAdmin={isAdmin} opinionLogic={opinionLogic} firstRow={firstRow} {...cardActions} />
+            )}
           />
         )}
       </Stack>

@@ -1,6 +1,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../contract/openapi.gen.ts';
 import { getToken } from '../auth-token.ts';
+import { takeEarlyResponse } from '../early-requests.ts';
 import { problemFromFailure, problemFromResponse } from './api-error.ts';
 import { problemOfResponse, publish } from './api-problems.ts';
 
@@ -18,7 +19,7 @@ const XSRF_PRIMER_URL = '/api/health';
 
 // ---- transport: late-bound fetch (tests replace globalThis.fetch) with the time-out ----
 
-function fetchWithTimeout(input: Request | string, init: RequestInit = {}): Promise<Response> {
+function fetchWithTimeout(input: Request | string, init: RequestInit = {}, early?: Promise<Response>): Promise<Response> {
   const timeout = new AbortController();
   const timer = setTimeout(
     () => timeout.abort(new DOMException(`timeout of ${REQUEST_TIMEOUT_MS}ms exceeded`, 'TimeoutError')),
@@ -26,7 +27,18 @@ function fetchWithTimeout(input: Request | string, init: RequestInit = {}): Prom
   );
   const callerSignal = init.signal ?? (input instanceof Request ? input.signal : undefined);
   const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
-  return globalThis.fetch(input, { ...init, signal }).finally(() => clearTimeout(timer));
+  const response = early ? untilAborted(early, signal) : globalThis.fetch(input, { ...init, signal });
+  return response.finally(() => clearTimeout(timer));
+}
+
+/** A response asked for before the app started (src/lib/early-requests.ts), given up as a fetch would be on abort or time-out. */
+function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    response.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 // ---- XSRF double submit: the server sets the cookie on any response that lacks one ----
@@ -100,7 +112,8 @@ const sessionMiddleware: Middleware = {
  */
 export const api = createClient<paths>({
   baseUrl: globalThis.location?.origin ?? '',
-  fetch: (request) => fetchWithTimeout(request),
+  // The page's first reads may have been asked for while this code downloaded: the same GET with the same token is answered by that response, once.
+  fetch: (request) => fetchWithTimeout(request, {}, takeEarlyResponse(request)),
 });
 api.use(sessionMiddleware);
 

@@ -1,0 +1,140 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { minify, transformWithOxc } from 'vite';
+
+/**
+ * Per-route copies of index.html (docs/DECISIONS.md, "First screen budget", Lighthouse): each page of
+ * src/routes/ (a route file that is not a layout) gets `pages/<name>.html`, index.html with
+ * `<link rel="modulepreload">` for the code its route and layouts load when it is opened (their split
+ * chunks and everything those import statically) and their stylesheets, in the order Vite's loader
+ * would add them. The browser then fetches them with the entry instead of after it has run.
+ * `pages/pages.json` lists `{ path, pattern, file }`; server/plugins/spa.ts answers a page's address
+ * with its copy. index.html itself ('/', the sign-in page, which is in the entry) is unchanged.
+ * The pages of `early.paths` also load, before the app, `early.source` compiled alone (no imports)
+ * followed by a call of its `startEarlyRequests()`: their first API reads start with the download.
+ */
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+}
+type Manifest = Record<string, ManifestChunk>;
+
+export interface RoutePage {
+  /** The route's path as TanStack writes it ('/videos/$id'). */
+  path: string;
+  /** A regular expression matching the addresses of that route ('^/videos/[^/]+/?$'). */
+  pattern: string;
+  /** The copy of index.html, relative to the client directory. */
+  file: string;
+}
+
+export const ROUTE_PAGES_FILE = 'pages/pages.json';
+
+/** The chunks and stylesheets a chunk needs, as Vite's preload helper lists them (the chunk, its imports depth first, then its CSS). */
+function collect(manifest: Manifest, key: string, seen: Set<string>, scripts: string[], styles: string[]): void {
+  if (seen.has(key)) return;
+  seen.add(key);
+  const chunk = manifest[key];
+  if (!chunk) return;
+  scripts.push(chunk.file);
+  for (const imported of chunk.imports ?? []) collect(manifest, imported, seen, scripts, styles);
+  for (const css of chunk.css ?? []) if (!styles.includes(css)) styles.push(css);
+}
+
+/** The split chunks of one route file that its first display loads (component and loader, not the error or pending parts). */
+function routeChunkKeys(manifest: Manifest, routeFile: string): string[] {
+  return Object.keys(manifest).filter((key) => {
+    const [file, query] = key.split('?');
+    if (file !== routeFile || !query) return false;
+    const groups = new URLSearchParams(query).get('tsr-split')?.split('---') ?? [];
+    return groups.includes('component') || groups.includes('loader');
+  });
+}
+
+/** `_auth/videos/$id` → '/videos/$id' and '^/videos/[^/]+/?$' (pathless `_layouts` and `index` leave no segment). */
+function routePath(id: string): { path: string; pattern: string } {
+  const segments = id.split('/').filter((segment) => !segment.startsWith('_') && segment !== 'index');
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    path: `/${segments.join('/')}`,
+    pattern: `^/${segments.map((segment) => (segment.startsWith('$') ? '[^/]+' : escape(segment))).join('/')}/?$`,
+  };
+}
+
+/** Compiles the early-requests module into assets/ and answers its address. */
+async function writeEarlyScript(root: string, outDir: string, source: string): Promise<string> {
+  const code = `${fs.readFileSync(path.join(root, source), 'utf8')}\nstartEarlyRequests();\n`;
+  const compiled = await transformWithOxc(code, path.basename(source), { lang: 'ts', target: 'es2022' });
+  const minified = await minify(path.basename(source).replace(/\.ts$/, '.js'), compiled.code, { module: true });
+  if (minified.errors.length > 0) throw new Error(`${source}: ${minified.errors.map((error) => error.message).join('; ')}`);
+  const hash = crypto.createHash('sha256').update(minified.code).digest('base64url').slice(0, 8);
+  const file = `assets/${path.basename(source, '.ts')}-${hash}.js`;
+  fs.writeFileSync(path.join(outDir, file), minified.code);
+  return `/${file}`;
+}
+
+export async function writeRoutePages({
+  root,
+  outDir,
+  manifest,
+  early,
+}: {
+  root: string;
+  outDir: string;
+  manifest: Manifest;
+  early?: { source: string; paths: string[] };
+}): Promise<RoutePage[]> {
+  const routesDir = path.join(root, 'src/routes');
+  const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  const earlyScript = early ? await writeEarlyScript(root, outDir, early.source) : null;
+  // What the entry already brings is not preloaded again.
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  const inEntry = new Set<string>();
+  if (entryKey) collect(manifest, entryKey, inEntry, [], []);
+  const entryCss = new Set(entryKey ? (manifest[entryKey]!.css ?? []) : []);
+
+  const routeIds = fs
+    .readdirSync(routesDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.test.tsx'))
+    .map((file) => file.replace(/\.tsx?$/, '').split(path.sep).join('/'));
+  const pages: RoutePage[] = [];
+  fs.rmSync(path.join(outDir, 'pages'), { recursive: true, force: true });
+  for (const id of routeIds) {
+    // A layout (a file with a folder of the same name) and the root are not pages of their own.
+    if (id === '__root' || fs.existsSync(path.join(routesDir, id))) continue;
+    // The file and each layout above it that exists, outermost first.
+    const parts = id.split('/');
+    const files = parts
+      .map((_, index) => parts.slice(0, index + 1).join('/'))
+      .map((prefix) => ['.tsx', '.ts'].map((ext) => `src/routes/${prefix}${ext}`).find((file) => fs.existsSync(path.join(root, file))))
+      .filter((file): file is string => file !== undefined);
+    const seen = new Set(inEntry);
+    const scripts: string[] = [];
+    const styles: string[] = [];
+    for (const file of files) for (const key of routeChunkKeys(manifest, file)) collect(manifest, key, seen, scripts, styles);
+    // The sign-in page is in the entry: nothing to add, index.html serves it.
+    if (scripts.length === 0) continue;
+    const links = [
+      ...styles.filter((css) => !entryCss.has(css)).map((css) => `    <link rel="stylesheet" crossorigin href="/${css}">`),
+      ...scripts.map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">`),
+    ].join('\n');
+    const { path: routePathText, pattern } = routePath(id);
+    const file = `pages/${id.split('/').filter((segment) => !segment.startsWith('_') && segment !== 'index').join('.')}.html`;
+    let html = indexHtml.replace(/\n\s*<\/head>/, `\n${links}\n  </head>`);
+    if (earlyScript && early?.paths.includes(routePathText)) {
+      // Before the app's script: module scripts run in order, so the early reads exist when the app asks.
+      const entryScript = /^\s*<script type="module"[^>]*><\/script>$/m.exec(html);
+      if (!entryScript) throw new Error('index.html has no module script');
+      html = html.replace(entryScript[0], `    <script type="module" crossorigin src="${earlyScript}"></script>\n${entryScript[0]}`);
+    }
+    fs.mkdirSync(path.join(outDir, 'pages'), { recursive: true });
+    fs.writeFileSync(path.join(outDir, file), html);
+    pages.push({ path: routePathText, pattern, file });
+  }
+  fs.writeFileSync(path.join(outDir, ROUTE_PAGES_FILE), `${JSON.stringify(pages, null, 2)}\n`);
+  return pages;
+}

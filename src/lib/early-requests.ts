@@ -1,0 +1,111 @@
+/**
+ * The first reads of a signed-in page, asked for while the app's code downloads (docs/DECISIONS.md,
+ * "First screen budget", Lighthouse). The build compiles this module alone into a small script that
+ * each page's document loads before the app (scripts/route-pages.ts, `startEarlyRequests()`); the
+ * API client answers a GET with the early response when its address and token are the same
+ * (`takeEarlyResponse`), once. A read the app does not ask for the same way is simply not used:
+ * the app asks again (so only the plain shapes are asked early: no filters, no paging in the
+ * address, no single sign-on token). Nothing here may import: it runs before the app.
+ */
+
+interface EarlyRequest {
+  url: string;
+  authorization: string;
+  response: Promise<Response>;
+}
+
+declare global {
+  interface Window {
+    __taoEarlyRequests?: EarlyRequest[];
+  }
+}
+
+/** The list's filters in session storage (src/features/videos/video-filters.storage.ts, SPEC.md §2). */
+const STORED_FILTER_KEYS = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'];
+/** The statistics tables and their first page (src/features/statistics/statistics-search.ts). */
+const STATISTICS_TABLES = ['uma', 'oma', 'vmv', 'vmr'];
+const FIRST_TABLE_PAGE = 'limit=5&offset=0';
+/** src/lib/time-zone.ts: only a zone the contract accepts is sent. */
+const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
+
+function timeZoneParam(): string {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return typeof zone === 'string' && zone.length <= 64 && TIME_ZONE.test(zone) ? `tz=${encodeURIComponent(zone)}` : '';
+  } catch {
+    return '';
+  }
+}
+
+function role(token: string): string | null {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const claims = JSON.parse(json) as { role?: unknown };
+    return typeof claims.role === 'string' ? claims.role : null;
+  } catch {
+    return null;
+  }
+}
+
+function hasStoredFilters(): boolean {
+  try {
+    return STORED_FILTER_KEYS.some((key) => window.sessionStorage.getItem(key) !== null);
+  } catch {
+    return false;
+  }
+}
+
+/** The API reads the app makes first on this address, as the API client writes them (paths and query order). */
+export function earlyReadsFor(pathname: string, search: string, token: string): string[] {
+  // Anything in the address (filters, paging, a single sign-on token) changes what is asked: not early.
+  if (search !== '' && search !== '?') return [];
+  const path = pathname.replace(/\/$/, '');
+  const tz = timeZoneParam();
+  if (path === '/videos') {
+    if (hasStoredFilters()) return ['/api/me'];
+    return ['/api/me', '/api/etiquetas', `/api/videos?${tz ? `${tz}&` : ''}limit=24&offset=0`];
+  }
+  const video = /^\/videos\/([1-9]\d{0,9})$/.exec(path);
+  if (video && Number(video[1]) <= 2_147_483_647) return ['/api/me', `/api/videos/${video[1]}`];
+  if (path === '/statistics' && role(token) === 'admin') {
+    return [
+      '/api/me',
+      '/api/statistics?option=infoBox',
+      `/api/statistics?option=viewsPerDay${tz ? `&${tz}` : ''}`,
+      ...STATISTICS_TABLES.map((table) => `/api/statistics?option=infoTable&table=${table}&${FIRST_TABLE_PAGE}`),
+    ];
+  }
+  return [];
+}
+
+/** Asks for this page's first reads now (the page's document runs it before the app's code). */
+export function startEarlyRequests(): void {
+  let token: string | null = null;
+  try {
+    token = window.localStorage.getItem('token');
+  } catch {
+    return;
+  }
+  if (!token) return;
+  const authorization = `Bearer ${token}`;
+  const reads = earlyReadsFor(window.location.pathname, window.location.search, token);
+  window.__taoEarlyRequests = reads.map((path) => {
+    const url = new URL(path, window.location.origin).href;
+    const response = fetch(url, { headers: { Authorization: authorization } });
+    // A failure is the app's to report when it takes the response; never an unhandled rejection here.
+    response.catch(() => undefined);
+    return { url, authorization, response };
+  });
+}
+
+/** The early response to this request (same GET address and token), once; undefined otherwise. */
+export function takeEarlyResponse(request: Request): Promise<Response> | undefined {
+  if (typeof window === 'undefined' || request.method !== 'GET') return undefined;
+  const early = window.__taoEarlyRequests;
+  if (!early || early.length === 0) return undefined;
+  const index = early.findIndex((entry) => entry.url === request.url && entry.authorization === request.headers.get('Authorization'));
+  if (index === -1) return undefined;
+  const [taken] = early.splice(index, 1);
+  return taken?.response;
+}
