@@ -1,11 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../contract/openapi.gen.ts';
 import { call, startTestServer, type TestServer } from '../../tests/utils/server-harness.ts';
-import { generateTestVideo } from '../media/ffmpeg.ts';
+import { generateTestVideo, mediaTools } from '../media/ffmpeg.ts';
 import { createUser, type LibraryUser } from '../modules/videos/videos.test-support.ts';
 import { startLocalS3, type LocalS3 } from './s3rver.test-support.ts';
 
@@ -28,12 +29,15 @@ describe('the app with media in S3', () => {
   let base: string;
   let work: string;
   let VIDEO: Buffer;
+  let PNG: Buffer;
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-s3-app-'));
     const file = path.join(work, 'video.mp4');
     await generateTestVideo(file, { seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
     VIDEO = fs.readFileSync(file);
+    execFileSync(mediaTools().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=64x48', '-frames:v', '1', path.join(work, 'cover.png')]);
+    PNG = fs.readFileSync(path.join(work, 'cover.png'));
     s3 = await startLocalS3();
     server = await startTestServer('sqlite', s3.env(PREFIX));
     admin = await createUser(server, 'gestora', { rol: 'admin', organizacion: 'TAO' });
@@ -47,6 +51,16 @@ describe('the app with media in S3', () => {
     fs.rmSync(work, { recursive: true, force: true });
     expect(violations, 'responses that do not match openapi.yaml').toEqual([]);
   });
+
+  async function bucketObject(key: string): Promise<Buffer> {
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: s3.credentials });
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+      return Buffer.from(await answer.Body!.transformToByteArray());
+    } finally {
+      client.destroy();
+    }
+  }
 
   async function bucketKeys(): Promise<string[]> {
     const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: s3.credentials });
@@ -84,6 +98,12 @@ describe('the app with media in S3', () => {
     expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail.jpg', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
     expect(fs.existsSync(server.config.mediaDir), 'nothing in the local media directory').toBe(false);
 
+    // an administrator's own thumbnail waits in the bucket, and is converted (from a temporary copy) when the video is made
+    const processedThumbnail = await bucketObject(`${PREFIX}/${session.assetId}/thumbnail.jpg`);
+    const cover = await fetch(`${base}${session.thumbnail.uploadUrl}`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(PNG) });
+    expect(cover.status, await cover.text()).toBe(204);
+    expect(await bucketKeys()).toContain(`${PREFIX}/${session.assetId}/thumbnail.pending`);
+
     const made = await call(server.app, {
       method: 'POST',
       url: '/api/videos',
@@ -95,7 +115,11 @@ describe('the app with media in S3', () => {
 
     const thumbnail = await fetch(`${base}${video.urlThumbnail}`);
     expect([thumbnail.status, thumbnail.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
-    expect([...Buffer.from(await thumbnail.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const served = Buffer.from(await thumbnail.arrayBuffer());
+    expect([...served.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    expect(served.equals(processedThumbnail), 'the adopted thumbnail, not the one processing made').toBe(false);
+    expect(served.equals(await bucketObject(`${PREFIX}/${session.assetId}/thumbnail.jpg`))).toBe(true);
+    expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail.jpg', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
 
     const whole = await fetch(`${base}${video.urlVideo}`);
     expect([whole.status, whole.headers.get('content-length'), whole.headers.get('accept-ranges')]).toEqual([200, String(VIDEO.length), 'bytes']);
