@@ -249,13 +249,13 @@ interface Answer {
 async function call(base: string, method: string, url: string, options: { token?: string; json?: unknown; body?: Buffer; type?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = { cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | Buffer | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (options.json !== undefined) {
     headers['content-type'] = options.type ?? 'application/json';
     body = JSON.stringify(options.json);
   } else if (options.body) {
     headers['content-type'] = options.type ?? 'application/octet-stream';
-    body = options.body;
+    body = Uint8Array.from(options.body);
   }
   const res = await fetch(`${base}${url}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await res.text();
@@ -522,7 +522,7 @@ async function main(): Promise<void> {
 
 /** A PUT of part of a video with its Content-Range (no body: the offset query); the status and Upload-Offset. */
 async function putPart(base: string, url: string, body: Buffer | undefined, range: string): Promise<{ status: number; offset: string | null }> {
-  const res = await fetch(`${base}${url}`, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-range': range }, ...(body ? { body } : {}) });
+  const res = await fetch(`${base}${url}`, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-range': range }, ...(body ? { body: Uint8Array.from(body) } : {}) });
   await res.arrayBuffer();
   return { status: res.status, offset: res.headers.get('upload-offset') };
 }
