@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { CreateMultipartUploadCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -130,6 +130,22 @@ describe('S3 storage: the bucket', () => {
     expect((await second.commitPartial(ASSET, 'video.mp4')).size).toBe(video.length);
     expect(sha(await buffer((await first.open(ASSET, 'video.mp4'))!.createReadStream()))).toBe(sha(video));
     expect(await first.listTemporary()).toEqual([]);
+  });
+
+  it('a commit interrupted after the file was completed (before its manifest was removed) is finished by the next commit', async () => {
+    for (const size of [MIN_PART_SIZE + 10, 1000]) {
+      const video = bytes(size, 7);
+      await storage.appendPartial(ASSET, 'video.mp4', chunked(video), { offset: 0 });
+      const manifestKey = `${storage.prefix}.tmp/${ASSET}/video.mp4/partial.json`;
+      const manifest = await buffer((await storage.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: manifestKey }))).Body as Readable);
+      expect((await storage.commitPartial(ASSET, 'video.mp4')).size).toBe(size);
+      await storage.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: manifestKey, Body: manifest })); // as if the process had stopped there
+      expect(await storage.partialSize(ASSET, 'video.mp4')).toBe(size);
+      expect((await storage.commitPartial(ASSET, 'video.mp4')).size).toBe(size);
+      expect(await storage.partialSize(ASSET, 'video.mp4')).toBeUndefined();
+      expect(sha(await buffer((await storage.open(ASSET, 'video.mp4'))!.createReadStream()))).toBe(sha(video));
+      expect(await storage.listTemporary()).toEqual([]);
+    }
   });
 
   it('discarding a partial file aborts its multipart upload and removes its tail and manifest', async () => {

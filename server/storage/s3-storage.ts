@@ -425,13 +425,19 @@ export class S3Storage implements Storage {
     const key = this.keyOf(assetId, file);
     const manifest = await this.readManifest(assetId, file);
     if (!manifest) throw new Error(`there is no partial file of ${assetId}/${file}`);
-    const tail = manifest.tail ? await this.getBytes(manifest.tail.key) : Buffer.alloc(0);
-    if (manifest.uploadId === undefined) {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: tail }));
-    } else {
-      const parts = manifest.parts.map(({ PartNumber, ETag }) => ({ PartNumber, ETag }));
-      if (tail.length > 0) parts.push(await this.uploadPart(key, manifest.uploadId, parts.length + 1, tail));
-      await this.complete(key, manifest.uploadId, parts);
+    try {
+      const tail = manifest.tail ? await this.getBytes(manifest.tail.key) : Buffer.alloc(0);
+      if (manifest.uploadId === undefined) {
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: tail }));
+      } else {
+        const parts = manifest.parts.map(({ PartNumber, ETag }) => ({ PartNumber, ETag }));
+        if (tail.length > 0) parts.push(await this.uploadPart(key, manifest.uploadId, parts.length + 1, tail));
+        await this.complete(key, manifest.uploadId, parts);
+      }
+    } catch (error) {
+      // A commit that a stopped process completed before removing the manifest: its tail or upload is gone
+      // and the file is there, as long as the manifest says. Finish it; anything else is an error.
+      if (!isMissing(error) || (await this.stat(assetId, file))?.size !== manifestSize(manifest)) throw error;
     }
     await this.removePartialObjects(assetId, file);
     const info = await this.stat(assetId, file);

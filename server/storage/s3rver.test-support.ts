@@ -7,9 +7,10 @@ import path from 'node:path';
  * A local S3 for tests: s3rver (a dev dependency) on a free port, in a temporary directory, with one
  * bucket, signature v4 with the credentials S3RVER/S3RVER.
  *
- * s3rver 3.7.1 leaves out three parts of the S3 API the storage uses and real services have (AWS S3,
- * MinIO, Ceph RGW, R2): ListMultipartUploads and AbortMultipartUpload (it answers NotImplemented and
- * MethodNotAllowed), and the 5 MiB minimum of every part but the last at CompleteMultipartUpload. They
+ * s3rver 3.7.1 leaves out parts of the S3 API the storage uses and real services have (AWS S3, MinIO,
+ * Ceph RGW, R2): ListMultipartUploads and AbortMultipartUpload (it answers NotImplemented and
+ * MethodNotAllowed), NoSuchUpload for a part or completion of an upload that is no more (it accepts
+ * the part), and the 5 MiB minimum of every part but the last at CompleteMultipartUpload. They
  * are added here, in front of its routes and on its own files, as the S3 API reference describes them,
  * so the tests hold the storage to what a real service would do.
  */
@@ -75,14 +76,16 @@ export async function startLocalS3(bucket = 'tao-media'): Promise<LocalS3> {
         '</ListMultipartUploadsResult>';
       return;
     }
-    if (uploadId !== undefined && key !== '' && (ctx.method === 'DELETE' || ctx.method === 'POST')) {
+    if (uploadId !== undefined && key !== '' && (ctx.method === 'DELETE' || ctx.method === 'POST' || ctx.method === 'PUT')) {
       const dir = path.join(uploadsDir, path.basename(uploadId));
-      if (!fs.existsSync(dir) || fs.readFileSync(path.join(dir, 'key'), 'utf8') !== key) {
+      const keyFile = path.join(dir, 'key');
+      if (!fs.existsSync(keyFile) || fs.readFileSync(keyFile, 'utf8') !== key) {
         ctx.status = 404;
         ctx.type = 'application/xml';
         ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>`;
         return;
       }
+      if (ctx.method === 'PUT') return next(); // UploadPart of an upload in progress
       if (ctx.method === 'DELETE') {
         fs.rmSync(dir, { recursive: true, force: true });
         ctx.status = 204;
