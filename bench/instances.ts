@@ -43,7 +43,8 @@ import { markdownTable, reportSection } from './report.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.resolve(root, process.env.TAO_DIST ?? 'dist');
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
-const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** the PostgreSQL server the fresh database is made on (BENCH_DATABASE_URL under npm run bench) */
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HARD_LIMIT_MS = 8 * 60_000;
 const XSRF = 'bench-xsrf-token-0123456789';
 const VIDEOS = Math.max(2, Number(process.argv[2] ?? 6));
