@@ -6,13 +6,15 @@
  * those (a dialog opened later, another page) are not counted. Sizes are raw, gzip level 9 and brotli
  * quality 11, the encodings the build writes beside each file (vite.config.ts) and the server sends.
  *
- *   npx tsx bench/first-screen.ts        (after `npm run build`; prints the per-chunk table)
+ *   npx tsx bench/first-screen.ts        (after `npm run build`; prints the per-chunk table and
+ *                                         reports it for bench/results.md; TAO_DIST: a build kept apart)
  *
- * tests/contract/first-screen-budget.test.ts fails the build above FIRST_SCREEN_BUDGET_GZIP.
+ * tests/e2e/first-screen-budget.test.ts fails the build above FIRST_SCREEN_BUDGET_GZIP.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { markdownTable, reportSection } from './report.ts';
 
 /** ≤ 150 KB gzip of JS + CSS for / (issue 12). */
 export const FIRST_SCREEN_BUDGET_GZIP = 150 * 1024;
@@ -21,9 +23,14 @@ export const FIRST_SCREEN_BUDGET_GZIP = 150 * 1024;
 export const FIRST_SCREEN_ROUTE_FILES = ['src/routes/__root.tsx', 'src/routes/index.tsx'];
 
 const root = path.resolve(import.meta.dirname, '..');
-export const CLIENT_DIR = path.join(root, 'dist/client');
-/** Written by the build beside dist/client, never served (vite.config.ts). */
-export const MANIFEST_FILE = path.join(root, 'dist/client-private/manifest.json');
+/** The build: dist/, or TAO_DIST (a build kept apart, scripts/build-apart.sh), as for the end-to-end tests. */
+const dist = path.resolve(root, process.env.TAO_DIST ?? 'dist');
+export const CLIENT_DIR = path.join(dist, 'client');
+/**
+ * Written by the build beside dist/client, never served (vite.config.ts): under the build kept apart when
+ * it has one there, else dist/client-private (where vite.config.ts writes it whatever the output directory).
+ */
+export const MANIFEST_FILE = [path.join(dist, 'client-private/manifest.json'), path.join(root, 'dist/client-private/manifest.json')].find((file) => fs.existsSync(file)) ?? path.join(dist, 'client-private/manifest.json');
 
 interface ManifestChunk {
   file: string;
@@ -98,6 +105,8 @@ export function measureFirstScreen(clientDir = CLIENT_DIR, manifestFile = MANIFE
   const routeKeys = Object.keys(manifest).filter((key) => routeFiles.includes(key.split('?')[0]!));
   for (const key of routeKeys) follow(key, key.split('?')[0]!);
 
+  const missing = [...via.keys()].filter((file) => !fs.existsSync(path.join(clientDir, file)));
+  if (missing.length > 0) throw new Error(`${manifestFile} does not match the build in ${clientDir} (no ${missing.join(', ')}): was another build written since?`);
   const assets = [...via].map(([file, reason]) => ({ file, via: reason, ...sizes(fs.readFileSync(path.join(clientDir, file))) }));
   assets.sort((a, b) => b.gzip - a.gzip);
   const total = assets.reduce((sum, a) => ({ raw: sum.raw + a.raw, gzip: sum.gzip + a.gzip, brotli: sum.brotli + a.brotli }), { raw: 0, gzip: 0, brotli: 0 });
@@ -114,7 +123,25 @@ export function formatFirstScreen({ assets, total }: FirstScreen): string {
   return [line(rows[0]!), ...rows.slice(1).map(line), `budget: ${kb(FIRST_SCREEN_BUDGET_GZIP)} KB gzip`].join('\n');
 }
 
+/** The section of bench/results.md: each file with its sizes, the total against the budget. */
+export function firstScreenSection({ assets, total }: FirstScreen): string {
+  const met = total.gzip <= FIRST_SCREEN_BUDGET_GZIP;
+  return (
+    `What the browser downloads for / before any user action, read from the build (index.html's scripts, modulepreloads and ` +
+    `stylesheets, then the static imports of the entry and of the route chunks of /, following the Vite manifest). Sizes ` +
+    `in KB (1,024 bytes): raw, gzip level 9 and brotli quality 11, the encodings the server sends. One measure: sizes do not vary.\n\n` +
+    markdownTable(
+      ['file', 'loaded by', 'raw', 'gzip', 'brotli'],
+      [
+        ...assets.map((a) => [a.file, a.via, kb(a.raw), kb(a.gzip), kb(a.brotli)]),
+        ['total JS + CSS', '', kb(total.raw), `${kb(total.gzip)} (goal ≤ ${kb(FIRST_SCREEN_BUDGET_GZIP)} KB: ${met ? 'met' : 'MISSED'})`, kb(total.brotli)],
+      ],
+    )
+  );
+}
+
 if (process.argv[1] === import.meta.filename) {
   const [clientDir, manifestFile] = process.argv.slice(2);
-  console.log(formatFirstScreen(measureFirstScreen(clientDir ?? CLIENT_DIR, manifestFile ?? MANIFEST_FILE)));
+  const screen = measureFirstScreen(clientDir ?? CLIENT_DIR, manifestFile ?? MANIFEST_FILE);
+  reportSection('first-screen', 'First screen: JS and CSS for /', firstScreenSection(screen));
 }
