@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { SignJWT } from 'jose';
+import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, startProduct, type RunningProduct } from './harness.ts';
-import { cli, registerThroughApi, type SignedIn } from './session.ts';
+import { cli, type SignedIn } from './session.ts';
 import { BEACON_PATH, PAYLOADS, type Payload } from './xss-corpus.ts';
 
 /**
@@ -135,6 +136,15 @@ const patch = (path: string, value: unknown) => [{ op: 'replace', path, value }]
 
 function ssoToken(claims: Record<string, unknown>): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(SSO_SECRET));
+}
+
+/** Registers the first administrator from the one-time link the server printed, second factor included. */
+async function registerFirstAdministrator(): Promise<SignedIn> {
+  const token = new URL(product.firstAdminLink()!).searchParams.get('invitation');
+  const registered = await ok('POST', '/api/register', { user: 'xss.admin', password: 'correct horse battery staple', token }, '');
+  const totp = OTPAuth.URI.parse((registered.otp as { uri: string }).uri) as OTPAuth.TOTP;
+  const session = await ok('POST', '/api/mfa', { user: 'xss.admin', mfaCode: totp.generate() }, registered.token as string);
+  return { user: 'xss.admin', token: session.token as string };
 }
 
 /** Fills the library through the API (and the CLI for the rows it cannot make: ready videos). */
@@ -288,6 +298,13 @@ async function signIn(path: string): Promise<void> {
   await page.goto(`${product.url}${path}`);
 }
 
+/** The list at `path` (path and query as given), loaded only when the page is not showing it already. */
+async function openList(path: string): Promise<void> {
+  const at = new URL(page.url());
+  if (`${at.pathname}${at.search}` !== path) await signIn(path);
+  await page.locator('article[aria-labelledby]').first().waitFor();
+}
+
 /** Comparable text: marks become formatting and line breaks <br>, so both are left out. */
 const plain = (text: string) => text.replace(/[\s*_~]/g, '');
 
@@ -367,9 +384,9 @@ async function download(trigger: Locator): Promise<{ name: string; text: string 
 
 beforeAll(async () => {
   product = await startProduct({ SSO_HS256_SECRET: SSO_SECRET });
-  // The administrator (CLI invitation) and ready videos without media, rows only (the upload path needs ffmpeg): their texts are replaced.
+  // The administrator (from the link the server prints) and ready videos without media, rows only (the upload path needs ffmpeg): their texts are replaced.
   [admin] = await Promise.all([
-    registerThroughApi(product, 'xss.admin', { admin: true }),
+    registerFirstAdministrator(),
     cli(product, ['generate', '--videos', String(PAYLOADS.length + bundlePayloads.length), '--users', '0', '--views', '0']),
   ]);
   await fill();
@@ -471,7 +488,11 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     const listed = await popover.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => document.querySelector(`label[for="${box.id}"]`)?.textContent ?? ''));
     const startingWithBracket = [...stored.tags.values()].filter((tag) => tag.nombre.startsWith('<'));
     expect(listed.sort()).toEqual(startingWithBracket.map((tag) => tag.nombre).sort());
-    for (const index of [0, 1, 2, 3]) await popover.getByRole('checkbox').nth(index).check();
+    // By keyboard: the popover grows with each selected tag and moves while it does.
+    for (const index of [0, 1, 2, 3]) {
+      await popover.getByRole('checkbox').nth(index).press('Space');
+      await expect.poll(() => popover.getByRole('checkbox').nth(index).isChecked()).toBe(true);
+    }
     await expectNothingRan('the tag filter popover with four payload tags selected');
     await popover.getByRole('button', { name: 'Aplicar' }).click();
     await page.waitForURL((url) => (url.searchParams.get('tag') ?? '').startsWith('in:'));
@@ -498,30 +519,8 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     await expectNothingRan('a payload search restored from the address');
   });
 
-  it('/videos/{id}: the bundles show every payload of the long description as text, formatted only by the marks', async () => {
-    for (const [index, bundle] of bundles.entries()) {
-      await signIn(`/videos/${bundle.id}`);
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(bundle.titulo);
-      const description = page.getByRole('region', { name: 'Descripción' });
-      const shown = await description.evaluate((section) => ({
-        text: section.textContent ?? '',
-        elements: [...section.querySelectorAll('*')].map((el) => `${el.tagName}${el.attributes.length > 0 && el.parentElement !== section ? '+attributes' : ''}`),
-      }));
-      // DOMPurify's output: the Text wrapper, then only br, strong, em and u without attributes.
-      expect(shown.elements.slice(1).filter((el) => !['BR', 'STRONG', 'EM', 'U'].includes(el))).toEqual([]);
-      expect(plain(shown.text)).toBe(plain(bundle.descripcion!));
-      expect(shown.elements.filter((el) => el === 'BR')).toHaveLength(bundle.descripcion!.split('\n').length - 1);
-      for (const payload of bundlePayloads[index]!) rendered.longs.add(payload.n);
-      const tags = await page.getByRole('list', { name: 'Etiquetas del video' }).getByRole('listitem').allTextContents();
-      expect(tags.sort()).toEqual([...stored.tags.values()].filter((tag) => bundle.tagIds.includes(tag.id)).map((tag) => tag.nombre).sort());
-      expect(await page.title()).toContain(bundle.titulo);
-      await expectNothingRan(`/videos/${bundle.id} (bundle ${index + 1})`);
-    }
-  });
-
   it('the video edit and delete dialogs hold the payloads as field values and text', async () => {
-    await signIn(`/videos?q=${BUNDLE_TITLE}`);
+    await openList(`/videos?q=${BUNDLE_TITLE}`);
     for (const bundle of bundles.slice(0, 2)) {
       const card = page.locator(`article[aria-labelledby="video-${bundle.id}-title"]`);
       await card.getByRole('button', { name: /^Editar / }).click();
@@ -545,8 +544,35 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     }
   });
 
+  it('/videos/{id}: the bundles show every payload of the long description as text, formatted only by the marks', async () => {
+    // From the list of bundles, in the app: each card's play link, then 'Volver'.
+    await openList(`/videos?q=${BUNDLE_TITLE}`);
+    for (const [index, bundle] of bundles.entries()) {
+      await page.locator(`article[aria-labelledby="video-${bundle.id}-title"]`).getByRole('link', { name: /^Reproducir / }).click();
+      await page.waitForURL((url) => url.pathname === `/videos/${bundle.id}`);
+      // The list's own heading stays until the video's page has rendered.
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(bundle.titulo);
+      const description = page.getByRole('region', { name: 'Descripción' });
+      const shown = await description.evaluate((section) => ({
+        text: section.textContent ?? '',
+        elements: [...section.querySelectorAll('*')].map((el) => `${el.tagName}${el.attributes.length > 0 && el.parentElement !== section ? '+attributes' : ''}`),
+      }));
+      // DOMPurify's output: the Text wrapper, then only br, strong, em and u without attributes.
+      expect(shown.elements.slice(1).filter((el) => !['BR', 'STRONG', 'EM', 'U'].includes(el))).toEqual([]);
+      expect(plain(shown.text)).toBe(plain(bundle.descripcion!));
+      expect(shown.elements.filter((el) => el === 'BR')).toHaveLength(bundle.descripcion!.split('\n').length - 1);
+      for (const payload of bundlePayloads[index]!) rendered.longs.add(payload.n);
+      const tags = await page.getByRole('list', { name: 'Etiquetas del video' }).getByRole('listitem').allTextContents();
+      expect(tags.sort()).toEqual([...stored.tags.values()].filter((tag) => bundle.tagIds.includes(tag.id)).map((tag) => tag.nombre).sort());
+      expect(await page.title()).toContain(bundle.titulo);
+      await expectNothingRan(`/videos/${bundle.id} (bundle ${index + 1})`);
+      await page.getByRole('link', { name: 'Volver' }).click();
+      await page.waitForURL((url) => url.pathname === '/videos');
+    }
+  });
+
   it('Administrar etiquetas lists every payload tag as text; its edit and delete dialogs too', async () => {
-    await signIn('/videos');
+    await openList(`/videos?q=${BUNDLE_TITLE}`);
     const list = await openFromMenu('Administrar etiquetas');
     await list.getByRole('button', { name: /^Editar / }).first().waitFor();
     const names = await list.getByRole('table').locator('tbody tr td:first-child').allTextContents();
@@ -567,10 +593,12 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     await expectNothingRan('Eliminar etiqueta');
     await remove.getByRole('button', { name: 'Cancelar' }).click();
     await remove.waitFor({ state: 'hidden' });
+    await list.getByRole('button', { name: 'Cerrar' }).click();
+    await list.waitFor({ state: 'hidden' });
   });
 
   it('Administrar usuarios shows display names, organisations and invitation addresses as text; the confirmations too', async () => {
-    await signIn('/videos');
+    await openList(`/videos?q=${BUNDLE_TITLE}`);
     const users = await openFromMenu('Administrar usuarios');
     const people = users.getByRole('list', { name: 'Usuarios' }).getByRole('listitem');
     await people.first().waitFor();
@@ -590,7 +618,7 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     await expectNothingRan('Administrar usuarios');
 
     const person = PAYLOADS.find((p) => p.text.startsWith('"><img'))!;
-    await people.filter({ hasText: new RegExp(`xss-${person.n}(?!\\d)`) }).getByRole('button', { name: /^Hacer administrador a / }).click();
+    await people.filter({ hasText: new RegExp(`xss-${person.n}(?!\\d)`) }).getByRole('button', { name: /^Hacer administrador a / }).press('Enter');
     const promote = dialog('Hacer administrador');
     await promote.getByText(`¿Seguro que desea que «${stored.displayNames.get(person.n)}» sea administrador?`, { exact: true }).waitFor();
     await expectNothingRan('Hacer administrador');
@@ -604,6 +632,8 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     await expectNothingRan('Revocar invitación');
     await revoke.getByRole('button', { name: 'Cancelar' }).click();
     await revoke.waitFor({ state: 'hidden' });
+    await users.getByRole('button', { name: 'Cerrar' }).click();
+    await users.waitFor({ state: 'hidden' });
   });
 
   it('/statistics shows names, organisations and titles as text, and its CSV files neutralise every formula', async () => {
