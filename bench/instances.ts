@@ -22,7 +22,9 @@
  *  6. an upload started on one (POST /api/uploads), sent through nginx, is confirmed on the other
  *     (POST /api/videos) and its media served through nginx; a transfer broken off on A resumes on B;
  *  7. each video is processed once (one claim, attempts = 1), also when a third instance starts while
- *     they are processing (it resumes videos left in processing), and which instance processed each.
+ *     they are processing (it resumes videos left in processing), and which instance processed each;
+ *  8. an instance killed (SIGKILL) while processing a video: another takes the video over once the
+ *     lease has run out (about a minute; NO_TAKEOVER=1 leaves this check out).
  * It prints pass/fail and figures, reports the section `instances`, and exits 1 when a check fails.
  * Everything it started is stopped and removed at the end, also on failure or Ctrl-C.
  *
@@ -508,6 +510,8 @@ async function main(): Promise<void> {
       `all ready ${processedMs} ms after the first upload started`,
   );
 
+  if (process.env.NO_TAKEOVER !== '1') await takeOver(db, a, admin, video, instanceOf);
+
   const table = markdownTable(
     ['Property', 'Result', 'Figures'],
     checks.map((c) => [c.property, c.pass ? 'pass' : '**FAIL**', c.figures]),
@@ -519,6 +523,38 @@ async function main(): Promise<void> {
       `(round-robin; upload files hashed by path), checked through nginx and against each instance directly (bench/instances.ts, ${new Date().toISOString().slice(0, 10)}).\n\n${table}`,
   );
   if (checks.some((c) => !c.pass)) process.exitCode = 1;
+}
+
+/** 8: A receives a video and starts processing it, and is killed; the video must be processed by another instance after A's lease. */
+async function takeOver(db: pg.Client, a: Instance, admin: string, video: Buffer, instanceOf: (claimant: string) => string): Promise<void> {
+  const created = await call(a.url, 'POST', '/api/uploads', { token: admin, json: { video: { contentType: 'video/mp4', size: video.length } } });
+  const asset = String(field(created, 'assetId'));
+  const put = await call(a.url, 'PUT', (field(created, 'video') as { uploadUrl: string } | undefined)?.uploadUrl ?? '', { body: video, type: 'video/mp4' });
+  const rowOf = async () =>
+    (await db.query<{ video_state: string; attempts: number; claimed_by: string | null; claimed_until: string | null; processing_started_at: string | null }>(
+      'select video_state, attempts, claimed_by, claimed_until, processing_started_at from uploads where asset_id = $1', [asset])).rows[0];
+  let held: { by: string; until: string } | undefined;
+  for (const deadline = Date.now() + 20_000; !held && Date.now() < deadline; await sleep(10)) {
+    const row = await rowOf();
+    if (row?.claimed_by && row.claimed_until) held = { by: row.claimed_by, until: row.claimed_until };
+  }
+  const killedAt = Date.now();
+  a.child.kill('SIGKILL');
+  const claimants = new Set<string>(held ? [held.by] : []);
+  let row = await rowOf();
+  for (const deadline = Date.now() + 150_000; row?.video_state === 'processing' && Date.now() < deadline; await sleep(100)) {
+    row = await rowOf();
+    if (row?.claimed_by) claimants.add(row.claimed_by);
+  }
+  const after = Date.now() - killedAt;
+  const takenAt = row?.processing_started_at;
+  check(
+    'a video whose instance died is taken over by another once its lease has run out',
+    put.status === 204 && held !== undefined && instanceOf(held.by) === 'A' && row?.video_state === 'ready' && Number(row.attempts) === 2 &&
+      claimants.size === 2 && takenAt !== null && takenAt !== undefined && takenAt >= held.until,
+    `A claimed it ${held ? `(lease until ${held.until.slice(11, 19)})` : '(never seen)'} and was killed; ${[...claimants].map(instanceOf).join(' then ')} ` +
+      `claimed it at ${takenAt?.slice(11, 19) ?? '—'}; ${row?.video_state ?? '—'} after ${row?.attempts ?? '—'} attempts, ${(after / 1000).toFixed(1)} s after the kill`,
+  );
 }
 
 /** A PUT of part of a video with its Content-Range (no body: the offset query); the status and Upload-Offset. */
