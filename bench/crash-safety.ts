@@ -46,7 +46,8 @@ const CHUNK = 128 * 1024;
 /** The uploaded file: a real 2-second mp4 made bigger with a trailing `free` box, so it takes several parts. */
 const CLIP_BYTES = 1536 * 1024;
 const PASSWORD = 'correct horse battery staple';
-const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Where the fresh PostgreSQL database is made (`--postgres`, or BENCH_DATABASE_URL as `npm run bench` passes it). */
+const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const { values: options } = parseArgs({
   options: { kills: { type: 'string', default: '20' }, seed: { type: 'string' }, postgres: { type: 'boolean', default: false } },
@@ -177,7 +178,7 @@ async function putVideoPart(upload: Upload, first: number, last: number | '*'): 
     const response = await fetch(`${server.url}${upload.videoLocation}`, {
       method: 'PUT',
       headers: { 'Content-Type': 'video/mp4', 'Content-Range': range },
-      ...(last === '*' ? {} : { body: clip.subarray(first, last + 1) }),
+      ...(last === '*' ? {} : { body: Uint8Array.from(clip.subarray(first, last + 1)) }),
     });
     const text = await response.text();
     if (response.status !== 202 && response.status !== 204) unexpected(what, response.status, text);
@@ -208,7 +209,7 @@ async function startUpload(owner: number): Promise<Upload> {
   uploads.push(upload);
   if (upload.withThumbnail) {
     await tracked(`PUT thumbnail of upload ${n}`, async () => {
-      const response = await fetch(`${server.url}${session.thumbnail.uploadUrl}`, { method: 'PUT', headers: { 'Content-Type': 'image/jpeg' }, body: thumbnail });
+      const response = await fetch(`${server.url}${session.thumbnail.uploadUrl}`, { method: 'PUT', headers: { 'Content-Type': 'image/jpeg' }, body: Uint8Array.from(thumbnail) });
       await response.arrayBuffer();
       if (response.status !== 204) unexpected(`PUT thumbnail of upload ${n}`, response.status);
       else totals.ackedWrites += 1;
@@ -426,18 +427,39 @@ function checkSqlite(when: string): Rows | undefined {
   }
 }
 
-/** PostgreSQL: the rows (its own crash safety is PostgreSQL's; what we check is what the server committed). */
-async function pgRows(): Promise<Rows> {
+/**
+ * PostgreSQL (killing the server does not stop PostgreSQL; what is checked is what the server committed):
+ * every B-tree index checked against its table with amcheck (`bt_index_check`, every row indexed);
+ * answers the rows the orphan count needs.
+ */
+async function checkPostgres(when: string): Promise<Rows | undefined> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    await client.query('create extension if not exists amcheck');
+    const indexes = await client.query<{ name: string }>(
+      `select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
+        join pg_namespace n on n.oid = c.relnamespace where am.amname = 'btree' and n.nspname = 'public'`,
+    );
+    for (const index of indexes.rows) {
+      try {
+        await client.query('select bt_index_check($1::regclass, true)', [`public.${index.name}`]);
+      } catch (error) {
+        failure('integrityFailures', `${when}: amcheck of index ${index.name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     const videos = await client.query<{ id_externo: string }>('select id_externo from videos');
     const ups = await client.query<{ asset_id: string; video_state: string }>('select asset_id, video_state from uploads');
     return { videos: new Set(videos.rows.map((r) => r.id_externo)), uploads: new Map(ups.rows.map((r) => [r.asset_id, r.video_state])) };
+  } catch (error) {
+    failure('integrityFailures', `${when}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   } finally {
     await client.end();
   }
 }
+
+const checkDatabase = (when: string): Promise<Rows | undefined> => (databaseUrl ? checkPostgres(when) : Promise.resolve(checkSqlite(when)));
 
 /** ffmpeg (or any) processes the killed server started that are still running: their environment names our TMPDIR. */
 function survivors(): string[] {
@@ -567,8 +589,7 @@ async function checkAfterRestart(rows: Rows | undefined): Promise<string> {
   }
   totals.stateChecks += checked;
 
-  const rowsNow = rows ?? (databaseUrl ? await pgRows() : undefined);
-  const fresh = rowsNow ? countOrphans(rowsNow) : [];
+  const fresh = rows ? countOrphans(rows) : [];
   return `checked ${checked} states, ${all.length} videos' media${fresh.length ? `; left behind: ${fresh.join(', ')}` : ''}`;
 }
 
@@ -693,7 +714,8 @@ async function main(): Promise<void> {
   }, HARD_LIMIT_MS);
   guard.unref();
   const started = Date.now();
-  const database = options.postgres ? 'PostgreSQL' : 'SQLite';
+  const postgres = options.postgres || process.env.BENCH_DATABASE_URL !== undefined;
+  const database = postgres ? 'PostgreSQL' : 'SQLite';
   console.log(`crash safety: ${KILLS} kills (SIGKILL), seed ${SEED} (repeat with --seed ${SEED}), ${database}, node ${process.version}, ${os.cpus().length} cores`);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-bench-crash-'));
   dataDir = path.join(work, 'data');
@@ -701,7 +723,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(serverTmp);
   port = await freePort();
   try {
-    if (options.postgres) await createPgDatabase();
+    if (postgres) await createPgDatabase();
     await setUp();
     console.log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s: 3 people, ${BASE_VIDEOS} videos, ${keys.length} ratings and favourites to write; uploads of ${kib(CLIP_BYTES)} in parts of ${kib(CHUNK)}`);
 
@@ -719,7 +741,7 @@ async function main(): Promise<void> {
       const outliving = survivors();
       for (const p of outliving) orphans.set(`process ${p}`, 'a media program that outlived the server');
       console.log(`kill ${kill}/${KILLS} after ${(window / 1000).toFixed(2)} s; in flight: ${[...interrupted, ...processing].join('; ') || 'nothing'}${outliving.length ? `; still running after the kill: ${outliving.join(', ')}` : ''}`);
-      const rows = databaseUrl ? undefined : checkSqlite(`after kill ${kill}`);
+      const rows = await checkDatabase(`after kill ${kill}`);
       const restartSeconds = await restart();
       const checking = Date.now();
       const checked = await checkAfterRestart(rows);
@@ -730,11 +752,11 @@ async function main(): Promise<void> {
 
     console.log('finishing the interrupted uploads from the offsets the server reports…');
     await finish();
-    const finalCheck = await checkAfterRestart(databaseUrl ? undefined : checkSqlite('before the graceful stop'));
+    const finalCheck = await checkAfterRestart(await checkDatabase('before the graceful stop'));
     console.log(`  ${finalCheck}`);
     const code = await server.stop();
     if (code !== 0) failure('unexpected', `the graceful stop exited with ${code}: ${server.output().trim().split('\n').slice(-5).join(' | ').slice(0, 600)}`);
-    if (!databaseUrl) checkSqlite('after the graceful stop');
+    await checkDatabase('after the graceful stop');
   } finally {
     await server?.kill9();
     await dropPgDatabase().catch((error: unknown) => console.error(`could not drop the PostgreSQL database: ${String(error)}`));
@@ -762,7 +784,7 @@ async function main(): Promise<void> {
   );
   const verdict = totals.losses + totals.integrityFailures + totals.mediaFailures + totals.resumeFailures + totals.processingStuck + totals.unexpected === 0;
   reportSection(
-    options.postgres ? 'crash-safety-postgres' : 'crash-safety',
+    postgres ? 'crash-safety-postgres' : 'crash-safety',
     `Crash safety (${database})`,
     [
       `${totals.kills} SIGKILLs of the built server at seeded random moments (seed ${SEED}) during resumable uploads, processing, video creation and deletion, ratings and favourites; ` +
