@@ -632,6 +632,24 @@ describe('stored payloads never run in Chromium (issue 13)', () => {
     await expectNothingRan('Revocar invitación');
     await revoke.getByRole('button', { name: 'Cancelar' }).click();
     await revoke.waitFor({ state: 'hidden' });
+
+    // Nuevo usuario: a payload address is refused (the server's 400, said under the field); a formula address is invited and shown as text.
+    await users.getByRole('button', { name: 'Nuevo usuario' }).click();
+    const invite = dialog('Nuevo usuario');
+    const field = invite.getByRole('textbox', { name: 'Correo electrónico' });
+    await field.fill(`${person.text}@xss.example.org`);
+    await invite.getByRole('button', { name: 'Crear invitación' }).click();
+    await invite.getByText('La dirección de correo electrónico no es válida').waitFor();
+    await expectNothingRan('Nuevo usuario refusing a payload address');
+    const formulaAddress = `=2+5+cmd|'/Ccalc'!A0@xss.example.org`;
+    await field.fill(formulaAddress);
+    await invite.getByRole('button', { name: 'Crear invitación' }).click();
+    const link = dialog('Enlace de invitación');
+    await link.getByText(`Invitación para ${formulaAddress}. Envíe este enlace a la persona invitada:`, { exact: true }).waitFor();
+    await expectNothingRan('Enlace de invitación for a formula address');
+    await link.getByRole('button', { name: 'Cerrar' }).click();
+    await link.waitFor({ state: 'hidden' });
+    await users.getByRole('list', { name: 'Invitaciones pendientes' }).getByRole('listitem', { name: formulaAddress }).waitFor();
     await users.getByRole('button', { name: 'Cerrar' }).click();
     await users.waitFor({ state: 'hidden' });
   });
