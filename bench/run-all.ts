@@ -40,7 +40,7 @@ const BENCHES: Bench[] = [
   { id: 'upload-throughput', limitMinutes: 6 },
   { id: 'statistics', limitMinutes: 6 },
   { id: 'first-screen', limitMinutes: 2 },
-  { id: 'lighthouse', limitMinutes: 10 },
+  { id: 'lighthouse', limitMinutes: 9 },
   { id: 'load', limitMinutes: 5 },
   { id: 'crash-safety', limitMinutes: 5 },
   { id: 'instances', limitMinutes: 5 },
