@@ -94,7 +94,7 @@ export async function verifySessionToken(key: Uint8Array, token: string): Promis
   const payload = await verify(key, token, SESSION_AUDIENCE);
   const { user, role, tv } = payload;
   if (typeof user !== 'string' || (role !== 'admin' && role !== 'user') || typeof tv !== 'number') throw invalidToken();
-  const claims = { userId: userIdOf(payload.sub), user, role, tv };
+  const claims: SessionClaims = { userId: userIdOf(payload.sub), user, role, tv };
   if (!verified) verifiedSessions.set(key, (verified = new Map()));
   if (verified.size >= VERIFIED_AT_MOST) verified.delete(verified.keys().next().value!);
   verified.set(token, { claims: Object.freeze({ ...claims }), exp: payload.exp! });
