@@ -1,13 +1,15 @@
 /**
  * Does anything a client was told is stored survive the server being killed at a random moment?
  * The BUILT server (bench/built-server.ts: dist/ or TAO_DIST) runs on one data directory kept across
- * restarts (SQLite by default; `--postgres` uses a fresh PostgreSQL database made on
- * postgres://postgres@127.0.0.1:5432 and dropped at the end). Clients write at once: resumable uploads
+ * restarts (SQLite by default; `--postgres`, or BENCH_DATABASE_URL set, uses a fresh PostgreSQL database
+ * made on that server — default postgres://postgres@127.0.0.1:5432 — and dropped at the end). Clients
+ * write at once: resumable uploads
  * (a signed location, Content-Range parts of 128 KiB, a thumbnail for every other upload), waiting for
  * the processing, creating the video (POST /api/videos); ratings and favourites (PATCH) of three
  * users on three videos; deletions of the videos created. At a seeded random moment the server gets
  * SIGKILL, `--kills` times (default 20). After each kill, with the server stopped, the SQLite file
- * passes `PRAGMA integrity_check` and `foreign_key_check` (opened read-only); after the restart:
+ * passes `PRAGMA integrity_check` and `foreign_key_check` (opened read-only; on PostgreSQL, amcheck's
+ * `bt_index_check` of every B-tree index with its rows); after the restart:
  *  - every write answered 2xx before the kill is there: each rating and favourite is its last
  *    acknowledged value (or the value of the one request in flight, which may or may not have been
  *    stored), every created video is listed, every deleted one answers 404, an upload holds at least
@@ -796,6 +798,17 @@ async function main(): Promise<void> {
       table,
       '',
       `Verdict: ${verdict ? 'no acknowledged write lost, database intact, no partial media visible, every interrupted upload resumed, no processing stuck' : 'FAILED'}.`,
+      '',
+      [
+        ['acknowledged writes lost', totals.losses],
+        ['integrity failures', totals.integrityFailures],
+        ['partial media visible', totals.mediaFailures],
+        ['uploads that could not be resumed', totals.resumeFailures],
+        ['processing stuck', totals.processingStuck],
+        ['unexpected answers', totals.unexpected],
+      ]
+        .map(([name, n]) => `${name} ${n} (goal 0: ${n === 0 ? 'met' : 'MISSED'})`)
+        .join('; ') + '.',
       ...(problems.length ? ['', ...problems.slice(0, 20).map((p) => `- ${p}`)] : []),
       ...(orphanList.length ? ['', 'Left behind by the kills (not visible to anyone; see the summary):', ...orphanList.slice(0, 15).map((o) => `- ${o}`)] : []),
     ].join('\n'),

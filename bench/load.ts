@@ -384,7 +384,7 @@ async function main(): Promise<void> {
           `over list (random filters and pages of ${PAGE}), detail, rating, favourite toggle, two 128 KiB Range requests of the demo video and its thumbnail (If-None-Match). ` +
           `Library: ${library.demoIds.length} demo videos with media and ${GENERATED} generated rows; keep-alive connections, br/gzip accepted.`,
         '',
-        `**${rps.toFixed(0)} requests/s** (${total} requests, ${loopsPerUser.toFixed(1)} rounds per user), **${errorCount} errors**.`,
+        `**${rps.toFixed(0)} requests/s** (${total} requests, ${loopsPerUser.toFixed(1)} rounds per user); errors ${errorCount} (goal 0: ${errorCount === 0 ? 'met' : 'MISSED'}).`,
         '',
         markdownTable(['request', 'count', 'per second', 'p50 ms', 'p90 ms', 'p99 ms', 'statuses'], rows),
         '',
