@@ -11,7 +11,8 @@
  * file (seeking) and sequential ones (each connection reads the file from the start onwards, 1 MiB
  * at a time, as a player does). Every 206 answer is counted; any other status fails the run.
  * Rounds alternate the two servers so that a noisy neighbour hurts both alike. Prints the
- * throughputs (MB/s, 10^6 bytes of bodies) with median and spread, and the product's share of
+ * throughputs (MB/s, 10^6 bytes of bodies) with median and spread, each server's CPU time per GB served
+ * (from /proc: steadier than the throughput on a busy machine), and the product's share of
  * nginx's per pattern (goal ≥ 70 %). Local only, bounded: it stops by itself and removes its files
  * (not the cached video).
  *
@@ -214,7 +215,29 @@ function get(agent: http.Agent, port: number, url: string, start: number): Promi
  * arrived, for `seconds`; answers MB/s of bodies. (A small client on node:http rather than autocannon,
  * whose parser caps at a few tens of MB/s with 1 MiB bodies: it would measure itself.)
  */
-async function load(port: number, url: string, size: number, pattern: Pattern, seconds: number): Promise<number> {
+interface Load {
+  /** MB/s of bodies */
+  throughput: number;
+  /** CPU seconds the server spent per GB (10^9 bytes) of bodies */
+  cpuPerGb: number;
+}
+
+/** CPU time (user + system, seconds) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: clock ticks (100 per second)
+}
+
+/** The processes that serve: the product's one process; nginx's worker(s), the children of its master. */
+function servingPids(pid: number, children: boolean): number[] {
+  if (!children) return [pid];
+  return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+async function load(port: number, url: string, size: number, pattern: Pattern, seconds: number, pids: number[]): Promise<Load> {
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const cpuBefore = cpu();
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const ranges = Math.floor(size / RANGE);
   let bytes = 0;
@@ -235,8 +258,7 @@ async function load(port: number, url: string, size: number, pattern: Pattern, s
     agent.destroy();
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  if (process.env.BENCH_DEBUG) console.log(`${url.slice(0, 30)} ${pattern}: ${bytes / RANGE} ranges in ${elapsed.toFixed(2)} s`);
-  return bytes / MB / elapsed;
+  return { throughput: bytes / MB / elapsed, cpuPerGb: (cpu() - cpuBefore) / (bytes / 1e9) };
 }
 
 async function main(): Promise<void> {
@@ -260,28 +282,42 @@ async function main(): Promise<void> {
     const nginxVersion = (await run(NGINX, ['-v'])).stderr.trim().replace(/^nginx version: /, '');
     console.log(`node ${process.version}, ${os.cpus().length} cores, ${nginxVersion}; ${(size / MB).toFixed(1)} MB video; ${rounds} round(s) of ${seconds} s per server and pattern`);
 
-    const figures: Record<Pattern, { product: number[]; nginx: number[] }> = { random: { product: [], nginx: [] }, sequential: { product: [], nginx: [] } };
+    type Figures = { product: number[]; nginx: number[]; productCpu: number[]; nginxCpu: number[] };
+    const figures: Record<Pattern, Figures> = {
+      random: { product: [], nginx: [], productCpu: [], nginxCpu: [] },
+      sequential: { product: [], nginx: [], productCpu: [], nginxCpu: [] },
+    };
+    const productPids = servingPids(product.pid!, false);
+    const nginxPids = servingPids(nginx.pid!, true);
     // warm up both (page cache, JIT)
-    await load(started.port, started.url, size, 'random', 1);
-    await load(ng.port, '/video.mp4', size, 'random', 1);
+    await load(started.port, started.url, size, 'random', 1, productPids);
+    await load(ng.port, '/video.mp4', size, 'random', 1, nginxPids);
     for (let round = 1; round <= rounds; round++) {
       for (const pattern of ['random', 'sequential'] as const) {
-        const ours = await load(started.port, started.url, size, pattern, seconds);
-        const theirs = await load(ng.port, '/video.mp4', size, pattern, seconds);
-        figures[pattern].product.push(ours);
-        figures[pattern].nginx.push(theirs);
-        console.log(`round ${round}, ${pattern.padEnd(10)}: product ${ours.toFixed(0)} MB/s, nginx ${theirs.toFixed(0)} MB/s (${((ours / theirs) * 100).toFixed(0)} %)`);
+        const ours = await load(started.port, started.url, size, pattern, seconds, productPids);
+        const theirs = await load(ng.port, '/video.mp4', size, pattern, seconds, nginxPids);
+        const f = figures[pattern];
+        f.product.push(ours.throughput);
+        f.nginx.push(theirs.throughput);
+        f.productCpu.push(ours.cpuPerGb);
+        f.nginxCpu.push(theirs.cpuPerGb);
+        console.log(
+          `round ${round}, ${pattern.padEnd(10)}: product ${ours.throughput.toFixed(0)} MB/s (${ours.cpuPerGb.toFixed(2)} CPU s/GB), ` +
+            `nginx ${theirs.throughput.toFixed(0)} MB/s (${theirs.cpuPerGb.toFixed(2)} CPU s/GB): ${((ours.throughput / theirs.throughput) * 100).toFixed(0)} %`,
+        );
       }
     }
 
     const rows = (['random', 'sequential'] as const).map((pattern) => {
-      const ours = summarize(figures[pattern].product);
-      const theirs = summarize(figures[pattern].nginx);
+      const f = figures[pattern];
+      const ours = summarize(f.product);
+      const theirs = summarize(f.nginx);
       return [
         `${pattern} 1 MiB ranges`,
         formatSummary(ours, 0, 'MB/s'),
         formatSummary(theirs, 0, 'MB/s'),
         formatRatio(ours.median / theirs.median, { atLeast: GOAL }),
+        `${summarize(f.productCpu).median.toFixed(2)} / ${summarize(f.nginxCpu).median.toFixed(2)}`,
       ];
     });
     reportSection(
@@ -292,8 +328,9 @@ async function main(): Promise<void> {
         `connection reading on, as a player does). The product answers through the signed media location (signature, ` +
         `file, conditions and range checked per request); ${nginxVersion} serves the same file from disk with one worker ` +
         `(the product is one Node process) and sendfile. MB/s = 10^6 bytes of bodies per second; the share is of the ` +
-        `medians.\n\n` +
-        markdownTable(['pattern', 'product', 'nginx', 'product / nginx'], rows),
+        `medians. The server's CPU time per GB served (median; the product's process, nginx's worker) is steadier than ` +
+        `the throughput on a busy machine, where the client competes for the same cores.\n\n` +
+        markdownTable(['pattern', 'product', 'nginx', 'product / nginx', 'CPU s per GB: product / nginx'], rows),
     );
   } finally {
     if (product) await stopProduct(product);
