@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { listedVideo, type ListedVideo } from './list-answer.ts';
 import {
   countVideos,
+  type OwnListedState,
   findListedVideos,
   findTagsOfVideos,
   listVideoIds,
@@ -18,7 +19,10 @@ import {
  *   ranked), under a key made of the query, the viewer's visibility scope and the generations of
  *   what the answer depends on;
  * - what lists show of a video to everyone (its row, its tags, its JSON: list-answer.ts), under
- *   the library and ratings generations.
+ *   the library and ratings generations;
+ * - answers as sent (UTF-8 JSON), under what they are made of: the videos in their order, those
+ *   generations, the caller's own state of each (read at every request) and the hour the signed
+ *   locations expire.
  * The generations are read from the database at every request (readListGenerations) and every
  * write bumps them in its own transaction (triggers; refreshSearchIndex), so a remembered answer is
  * never used after a write committed, whichever server made it. The viewer's own state is read at
@@ -86,6 +90,8 @@ const MAX_REMEMBERED_IDS = 500_000;
 const ENTRY_WEIGHT = 50;
 /** Videos remembered at most (~2–3 KB each with their JSON): the first pages of many lists. */
 const MAX_REMEMBERED_VIDEOS = 5_000;
+/** Bytes of answers as sent remembered at most (a page of 24 videos is ~25 KB): ~1,300 of them. */
+const MAX_REMEMBERED_ANSWER_BYTES = 32 * 2 ** 20;
 
 export interface ListCache {
   /** count, page ids or ranked ids, by `<generations> <scope> <query> <what>` */
@@ -93,6 +99,8 @@ export interface ListCache {
   /** the library and ratings generations `videos` holds */
   videosGenerations: { library: number; ratings: number };
   readonly videos: Map<number, ListedVideo>;
+  /** answers as sent, by media URL key (their signatures) and answerBytesKey */
+  readonly sent: WeakMap<Buffer, Lru<string, Buffer>>;
 }
 
 const caches = new WeakMap<Db, ListCache>();
@@ -100,7 +108,7 @@ const caches = new WeakMap<Db, ListCache>();
 export function listCacheOf(db: Db): ListCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { answers: new Lru(MAX_REMEMBERED_IDS), videosGenerations: { library: -1, ratings: -1 }, videos: new Map() };
+    cache = { answers: new Lru(MAX_REMEMBERED_IDS), videosGenerations: { library: -1, ratings: -1 }, videos: new Map(), sent: new WeakMap() };
     caches.set(db, cache);
   }
   return cache;
@@ -227,4 +235,27 @@ export async function listedVideos(db: Db, generations: ListGenerations, ids: re
 async function readListed(db: Executor, ids: number[]): Promise<ListedVideo[]> {
   const [rows, tags] = await Promise.all([findListedVideos(db, ids), findTagsOfVideos(db, ids)]);
   return rows.map((row) => listedVideo(row, tags.get(row.id) ?? []));
+}
+
+/** The answers as sent remembered for lists whose media locations are signed with `urlKey`. */
+export function sentAnswersOf(db: Db, urlKey: Buffer): Lru<string, Buffer> {
+  const { sent } = listCacheOf(db);
+  let answers = sent.get(urlKey);
+  if (!answers) sent.set(urlKey, (answers = new Lru(MAX_REMEMBERED_ANSWER_BYTES)));
+  return answers;
+}
+
+/**
+ * The key of a list's answer as sent, made of all it is made of: the videos in their order, what
+ * lists show of them to everyone (the library and ratings generations), the caller's own state of
+ * each (as just read) and the expiry of the signed media locations (one per clock hour). Which
+ * query, caller or total led to those videos does not change those bytes.
+ */
+export function answerBytesKey(generations: ListGenerations, expires: number, ids: readonly number[], own: ReadonlyMap<number, OwnListedState>): string {
+  let key = `${generations.library} ${generations.ratings} ${expires}`;
+  for (const id of ids) {
+    const state = own.get(id);
+    key += state ? ` ${id}:${state.puntuacion}:${state.favorito}:${state.visto}:${state.posicion}` : ` ${id}`;
+  }
+  return key;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { call, describeOnEachDatabase, POSTGRES_URL } from '../../../tests/utils/server-harness.ts';
@@ -113,6 +113,39 @@ describeOnEachDatabase('videos: remembered lists follow every write', (server) =
     expect((await listed(ana)).videos.find((v) => v.titulo === 'Alfa')).toMatchObject({ posicion: 42.5, favorito: true });
     expect((await listed(bruno)).videos.find((v) => v.titulo === 'Alfa')).toMatchObject({ posicion: null, favorito: false });
     await patched(ana, 'Alfa', [{ path: '/favorito', value: false }]);
+  });
+
+  it('a remembered answer carries the signed media locations of the current hour', async () => {
+    const hour = 3_600_000;
+    const start = Math.floor(Date.now() / hour) * hour + 60_000; // a minute into this hour
+    const expires = (url: string) => Number(new URL(url, 'http://localhost').searchParams.get('expires'));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(start);
+      const first = await listed(ana, { limit: 1 });
+      vi.setSystemTime(start + hour - 120_000);
+      expect(await listed(ana, { limit: 1 })).toEqual(first);
+      vi.setSystemTime(start + hour);
+      const next = await listed(ana, { limit: 1 });
+      expect(next.titles).toEqual(first.titles);
+      expect(expires(next.videos[0]!.urlVideo) - expires(first.videos[0]!.urlVideo)).toBe(3600);
+      const signed = await call(server().app, { method: 'GET', url: next.videos[0]!.urlVideo });
+      expect(signed.statusCode).not.toBe(403);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('callers listing the same videos get each their own fields', async () => {
+    await patched(ana, 'Delta', [{ path: '/posicion', value: 7 }]);
+    const theirs = await listed(admin, { limit: 1 });
+    const hers = await listed(ana, { limit: 1 });
+    expect(hers.titles).toEqual(['Delta']);
+    expect(theirs.titles).toEqual(['Delta']);
+    expect(hers.videos[0]).toMatchObject({ posicion: 7 });
+    expect(theirs.videos[0]).toMatchObject({ posicion: null });
+    await patched(ana, 'Delta', [{ path: '/posicion', value: 0 }]);
+    expect((await listed(ana, { limit: 1 })).videos[0]).toMatchObject({ posicion: 0 });
   });
 
   it("a change of a video's tags changes the tag filter, its total and the tags shown", async () => {

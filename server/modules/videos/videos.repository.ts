@@ -48,8 +48,7 @@ export interface VideoListQuery {
 
 const VIDEO_COLUMNS = sql.raw(
   'v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion, v.organizacion, v.nombre_usuario_alta, ' +
-    'v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta, ' +
-    's.puntuacion, s.favorito, s.visto, s.posicion',
+    'v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta',
 );
 
 /** The average rating rounded half up to a whole star, 0 without ratings; integer arithmetic on both dialects. */
@@ -122,7 +121,17 @@ function textFilter(dialect: DialectName, words: string[]): RawBuilder<unknown> 
   return sql`join (select rowid as video_id from videos_fts where videos_fts match ${ftsMatchExpression(words)}) m on m.video_id = v.id`;
 }
 
-const stateJoin = (userId: number) => sql`left join video_user_states s on s.video_id = v.id and s.user_id = ${userId}`;
+/**
+ * The user's own state of the video `v` (puntuacion, favorito, visto, posicion; null without a row):
+ * one primary-key lookup per column. SQLite answers these several times faster than the same
+ * columns through `left join video_user_states` (about 30 against 150 µs for one video).
+ */
+const ownStateColumns = (userId: number) =>
+  sql.join(
+    (['puntuacion', 'favorito', 'visto', 'posicion'] as const).map(
+      (column) => sql`(select s.${sql.raw(column)} from video_user_states s where s.user_id = ${userId} and s.video_id = v.id) as ${sql.raw(column)}`,
+    ),
+  );
 const NEWEST = sql`v.fecha_alta desc, v.id desc`;
 
 /**
@@ -231,7 +240,7 @@ async function bumpLibraryGeneration(db: Executor): Promise<void> {
 
 /** One ready video as the viewer sees it; undefined when it does not exist or the viewer may not see it. */
 export async function findVideoForViewer(db: Executor, viewer: Viewer, id: number): Promise<ViewedVideoRow | undefined> {
-  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS} from videos v ${stateJoin(viewer.userId)}
+  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS}, ${ownStateColumns(viewer.userId)} from videos v
     where v.id = ${id} and ${joinAnd(visibleTo(viewer))}`.execute(db);
   return result.rows[0];
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
 import type { VideoStatus } from '../../db/schema.ts';
 import { MediaToolError } from '../../media/ffmpeg.ts';
-import { ASSET_ID_PATTERN } from '../../media/signed-urls.ts';
+import { ASSET_ID_PATTERN, mediaExpiry } from '../../media/signed-urls.ts';
 import { adoptPendingThumbnail } from '../../media/thumbnails.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
@@ -12,8 +12,8 @@ import type { Storage } from '../../storage/storage.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.repository.ts';
 import { findUpload, markThumbnailAdopted } from '../uploads/uploads.repository.ts';
-import { averageRating, listedToVideo } from './list-answer.ts';
-import { listedVideos, listPage } from './list-cache.ts';
+import { averageRating, listedToVideo, serializeVideoList } from './list-answer.ts';
+import { answerBytesKey, listedVideos, listPage, sentAnswersOf } from './list-cache.ts';
 import { parseListQuery, type ListVideosParams } from './list-query.ts';
 import { signedMediaUrl } from './media-urls.ts';
 import {
@@ -114,29 +114,44 @@ export async function answerVideo(ctx: VideosContext, db: Executor, caller: Call
 
 // ── reading ─────────────────────────────────────────────────────────────────────────────────────
 
+/** A list as sent: its JSON (UTF-8, the text JSON.stringify writes for its videos) and the number of all matches. */
+export interface ListAnswer {
+  json: Buffer;
+  total: number;
+}
+
 /**
  * One page of the videos the caller may see, filtered (see list-query.ts), and the number of all
  * matches. First the generations of what the answer depends on (and the caller's organisation);
  * then which videos the page holds and the total, remembered under those generations
- * (list-cache.ts); then what lists show of those videos to everyone (remembered too) and the
- * caller's own state of them, read every time. On a repeated list: two small queries.
+ * (list-cache.ts); then the caller's own state of those videos, read every time. The answer as
+ * sent is remembered under all it is made of (answerBytesKey); when it is not, it is written from
+ * what lists show of those videos to everyone (remembered too) and the caller's state. On a
+ * repeated list: two small queries.
  */
-export async function listVideos(ctx: VideosContext, caller: Caller, params: ListVideosParams): Promise<{ videos: Video[]; total: number }> {
+export async function listVideos(ctx: VideosContext, caller: Caller, params: ListVideosParams): Promise<ListAnswer> {
   const db = ctx.db.kysely;
   const query = parseListQuery(params, ctx.db.dialect);
   const generations = await readListGenerations(db, caller.userId);
   const viewer: Viewer = { ...viewerOf(caller), organizacion: generations.organizacion };
   const page = listPage(ctx.db, viewer, generations, query);
   const ids = await page.ids;
-  const [videos, states, total] = await Promise.all([listedVideos(ctx.db, generations, ids), findOwnStates(db, caller.userId, ids), page.total]);
+  const [states, total] = await Promise.all([findOwnStates(db, caller.userId, ids), page.total]);
   const own = new Map(states.map((s) => [s.video_id, s]));
   const at = Date.now();
+  const sent = sentAnswersOf(ctx.db, ctx.secrets.urlKey);
+  const key = answerBytesKey(generations, mediaExpiry(at), ids, own);
+  const known = sent.get(key);
+  if (known) return { json: known, total };
+  const videos = await listedVideos(ctx.db, generations, ids);
   const answer: Video[] = [];
   for (const id of ids) {
     const video = videos.get(id);
     if (video) answer.push(listedToVideo(video, own.get(id), ctx.secrets.urlKey, at)); // else deleted since
   }
-  return { videos: answer, total };
+  const json = Buffer.from(serializeVideoList(answer));
+  sent.set(key, json, json.length);
+  return { json, total };
 }
 
 /**
