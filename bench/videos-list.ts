@@ -15,7 +15,7 @@
  * Reports through bench/report.ts (sections `videos-list` and `video-detail`). Local only, bounded:
  * it stops by itself and removes its files.
  *
- *   npx tsx bench/videos-list.ts [seconds per run, default 4] [runs per case, default 3] [sequential requests, default 60]
+ *   npx tsx bench/videos-list.ts [seconds per run, default 4] [runs per case, default 3] [sequential requests, default 40]
  *   BENCH_CASES=first,filtered,search,detail,rating runs only those load cases;
  *   BENCH_CPU_PROF=<dir> has the API server write a CPU profile there (node --cpu-prof);
  *   BENCH_KEEP=1 keeps the database and prints where; BENCH_HTTP=0 skips the autocannon runs;
@@ -66,12 +66,25 @@ async function serveApp(dataDir: string): Promise<void> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
+  answerCpuTime();
   process.on('disconnect', () => void app.close().then(() => process.exit(0)));
 }
 
-/** Answers each path with its canned answer (status, headers and body as the API sent them). */
+/** Answers the parent's 'cpu' messages with the CPU time (µs) this process has used. */
+function answerCpuTime(): void {
+  process.on('message', (message: unknown) => {
+    if (message !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpu: user + system });
+  });
+}
+
+/**
+ * Answers each path with its canned answer (status, headers and body as the API sent them), the
+ * body encoded once: the least a server can do to send those bytes.
+ */
 function serveBare(): void {
-  let canned = new Map<string, Canned>();
+  let canned = new Map<string, Canned & { bytes: Buffer }>();
   const server = http.createServer((req, res) => {
     const answer = canned.get(req.url!);
     if (!answer) {
@@ -79,16 +92,35 @@ function serveBare(): void {
       return;
     }
     res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
+    res.end(answer.bytes);
   });
-  process.on('message', (message: Record<string, Canned>) => {
-    canned = new Map(Object.entries(message));
+  process.once('message', (message: Record<string, Canned>) => {
+    canned = new Map(Object.entries(message).map(([url, answer]) => [url, { ...answer, bytes: Buffer.from(answer.body) }]));
     server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as { port: number }).port }));
+    answerCpuTime();
   });
   process.on('disconnect', () => server.close(() => process.exit(0)));
 }
 
-function start(mode: 'serve' | 'bare', arg: string, message?: Record<string, Canned>): Promise<{ child: ChildProcess; port: number }> {
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+/** The CPU time (µs) a server process has used so far. */
+function cpuTimeOf(server: Server): Promise<number> {
+  return new Promise((resolve) => {
+    const listener = (m: { cpu?: number }) => {
+      if (m.cpu === undefined) return;
+      server.child.off('message', listener);
+      resolve(m.cpu);
+    };
+    server.child.on('message', listener);
+    server.child.send('cpu');
+  });
+}
+
+function start(mode: 'serve' | 'bare', arg: string, message?: Record<string, Canned>): Promise<Server> {
   const profile = mode === 'serve' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = fork(import.meta.filename, [mode, arg], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
@@ -185,6 +217,8 @@ interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time of the server process per answered request, µs */
+  cpu: number;
 }
 
 /** One load case: the requests (paths in turn), and whether a bare server can stand for it. */
@@ -201,7 +235,9 @@ interface LoadCase {
 }
 
 /** Runs autocannon for `seconds` over the case's requests; throws on any error or non-2xx answer. */
-async function load(port: number, c: LoadCase, seconds: number): Promise<Figures> {
+async function load(server: Server, c: LoadCase, seconds: number): Promise<Figures> {
+  const { port } = server;
+  const cpuBefore = await cpuTimeOf(server);
   let next = 0;
   const requests: autocannon.Request[] = [{
     setupRequest: (request) => {
@@ -215,7 +251,8 @@ async function load(port: number, c: LoadCase, seconds: number): Promise<Figures
   }];
   const r = await autocannon({ url: `http://127.0.0.1:${port}`, method: c.method, headers: c.headers, connections: CONNECTIONS, duration: seconds, requests });
   if (r.non2xx || r.errors || r.timeouts) throw new Error(`${c.name} on port ${port}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpu = (await cpuTimeOf(server)) - cpuBefore;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu: cpu / r.requests.total };
 }
 
 /** The API's answer to one GET, as autocannon would get it (no Accept-Encoding: not compressed). */
@@ -248,17 +285,18 @@ interface CaseResult {
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
 function printRun(name: string, who: string, f: Figures): void {
-  console.log(`${name.padEnd(22)} ${who.padEnd(5)} ${fmt(f.rps).padStart(7)} req/s  p50 ${fmt(f.p50, 1).padStart(6)} ms  p99 ${fmt(f.p99, 1).padStart(6)} ms`);
+  console.log(`${name.padEnd(26)} ${who.padEnd(5)} ${fmt(f.rps).padStart(7)} req/s  p50 ${fmt(f.p50, 1).padStart(6)} ms  p99 ${fmt(f.p99, 1).padStart(6)} ms  CPU ${fmt(f.cpu).padStart(5)} µs/request`);
 }
 
 /**
  * A case: the API warmed up (1 s), its answers canned for a bare server, then `runs` runs of the
  * API and of the bare server in turn (so both meet the same moments of a shared machine).
  */
-async function measureCase(apiPort: number, c: LoadCase, seconds: number, runs: number, children: ChildProcess[]): Promise<CaseResult> {
-  await load(apiPort, c, 1);
+async function measureCase(api: Server, c: LoadCase, seconds: number, runs: number, children: ChildProcess[]): Promise<CaseResult> {
+  const apiPort = api.port;
+  await load(api, c, 1);
   let answer = '';
-  let bare: { child: ChildProcess; port: number } | undefined;
+  let bare: Server | undefined;
   if (c.bare) {
     const canned: Record<string, Canned> = {};
     for (const p of c.paths) canned[p] = await cannedAnswer(apiPort, p, c.headers);
@@ -267,15 +305,15 @@ async function measureCase(apiPort: number, c: LoadCase, seconds: number, runs: 
     answer = `${first.body.length} bytes` + (Array.isArray(parsed) ? `, ${parsed.length} of ${first.headers['x-total-count']} videos` : '');
     bare = await start('bare', '', canned);
     children.push(bare.child);
-    await load(bare.port, c, 1);
+    await load(bare, c, 1);
   }
   const result: CaseResult = { c, api: [], bare: [], answer };
   for (let run = 0; run < runs; run++) {
-    const api = await load(apiPort, c, seconds);
-    result.api.push(api);
-    printRun(c.name, 'api', api);
+    const figures = await load(api, c, seconds);
+    result.api.push(figures);
+    printRun(c.name, 'api', figures);
     if (bare) {
-      const base = await load(bare.port, c, seconds);
+      const base = await load(bare, c, seconds);
       result.bare.push(base);
       printRun(c.name, 'bare', base);
     }
@@ -298,15 +336,20 @@ function loadTable(results: CaseResult[]): string {
       ratio === undefined ? '—' : `${formatRatio(ratio, { atLeast: GOAL })}; per run ${(ratios!.min * 100).toFixed(0)}–${(ratios!.max * 100).toFixed(0)} %`,
       `${fmt(median(api, 'p50'), 1)} / ${fmt(median(api, 'p99'), 1)}`,
       bare.length ? `${fmt(median(bare, 'p50'), 1)} / ${fmt(median(bare, 'p99'), 1)}` : '—',
+      bare.length ? `${fmt(median(api, 'cpu'))} / ${fmt(median(bare, 'cpu'))} (${formatRatio(median(bare, 'cpu') / median(api, 'cpu'), {})})` : fmt(median(api, 'cpu')),
       answer || '—',
     ];
   });
-  return markdownTable(['case', 'API req/s', 'bare node:http req/s', 'API ÷ bare', 'API p50 / p99 ms', 'bare p50 / p99 ms', 'answer'], rows);
+  return markdownTable(
+    ['case', 'API req/s', 'bare node:http req/s', 'API ÷ bare (req/s)', 'API p50 / p99 ms', 'bare p50 / p99 ms', 'server CPU µs/request: API / bare (bare ÷ API)', 'answer'],
+    rows,
+  );
 }
 
 /** The load cases (those BENCH_CASES names, or all). */
 function loadCases(filled: Filled, detailIds: number[]): LoadCase[] {
-  const auth = { authorization: `Bearer ${filled.token}` };
+  // as the page sends them: the session token, and the XSRF cookie the first answer set
+  const auth = { authorization: `Bearer ${filled.token}`, cookie: `XSRF-TOKEN=${XSRF}` };
   const list = (id: string, name: string, query: string): LoadCase =>
     ({ id, name, method: 'GET', paths: [`/api/videos?${query}`], headers: auth, bare: true });
   const all: LoadCase[] = [
@@ -320,7 +363,7 @@ function loadCases(filled: Filled, detailIds: number[]): LoadCase[] {
       method: 'PATCH',
       paths: detailIds.map((id) => `/api/videos/${id}`),
       bodies: [1, 2, 3, 4, 5].map((value) => JSON.stringify([{ op: 'replace', path: '/puntuacion', value }])),
-      headers: { ...auth, 'content-type': 'application/json-patch+json', cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF },
+      headers: { ...auth, 'content-type': 'application/json-patch+json', 'x-xsrf-token': XSRF },
       bare: false,
     },
   ];
@@ -335,7 +378,7 @@ async function loadOverHttp(dataDir: string, filled: Filled, seconds: number, ru
   const detailIds = (JSON.parse(first.body) as Array<{ id: number }>).map((v) => v.id);
   console.log(`\n${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case (API and bare server in turn)\n`);
   const results: CaseResult[] = [];
-  for (const c of loadCases(filled, detailIds)) results.push(await measureCase(app.port, c, seconds, runs, children));
+  for (const c of loadCases(filled, detailIds)) results.push(await measureCase(app, c, seconds, runs, children));
   await stop(app.child);
   return results;
 }
@@ -434,7 +477,7 @@ const cpuMs = (t: Timings) => (t.cpu / 1000 / t.times.length).toFixed(2);
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 4);
   const runs = Number(process.argv[3] ?? 3);
-  const sequentialRuns = Number(process.argv[4] ?? 60);
+  const sequentialRuns = Number(process.argv[4] ?? 40);
   const guard = setTimeout(() => {
     console.error('benchmark took too long: stopping');
     process.exit(2);
@@ -466,7 +509,11 @@ async function main(): Promise<void> {
 
     const setting = `${VIDEOS.toLocaleString('en')} videos, ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}; ${machine}. ` +
       `autocannon, ${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case, the API and a bare node:http server ` +
-      'sending the very same status, headers and bytes in turn (no compression: autocannon sends no Accept-Encoding).';
+      'sending the very same status, headers and bytes in turn (no compression: autocannon sends no Accept-Encoding). ' +
+      'Server CPU per request: the server process\'s CPU time (user + system) over a run divided by the requests it answered; ' +
+      'on a machine shared with other work, where requests/s depend on what else runs, it is the steadier figure (bare ÷ API: ' +
+      'the bare server\'s work per request as a share of the API\'s; the requests/s ratio is higher because the client, ' +
+      'autocannon on the other core, limits the bare server).';
     const listResults = results.filter((r) => r.c.method === 'GET' && r.c.paths[0]!.startsWith('/api/videos?'));
     const detailResults = results.filter((r) => !listResults.includes(r));
     if (listResults.length > 0 || sequentialRows.length > 0) {
