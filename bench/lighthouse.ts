@@ -162,12 +162,13 @@ export async function measureLighthouse(runs = 3, log: (line: string) => void = 
             shortened.push(`${page.name} ${preset} (${run})`);
             break;
           }
-          await prepareStorage(chrome.port, product, page.signedIn ? token : null);
+          const port = chrome.port;
+          await prepareStorage(port, product, page.signedIn ? token : null);
           const url = `${product.url}${page.path}`;
           // one more try when Lighthouse cannot load the page (a busy machine), then it is an error
-          results.push(await runOnce(chrome.port, url, preset).catch((error: unknown) => {
+          results.push(await runOnce(port, url, preset).catch((error: unknown) => {
             log(`    retrying once: ${String(error)}`);
-            return runOnce(chrome.port, url, preset);
+            return runOnce(port, url, preset);
           }));
         }
         const performance = results.map((lhr) => Math.round((lhr.categories.performance?.score ?? 0) * 100));
