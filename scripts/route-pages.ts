@@ -7,8 +7,10 @@ import { minify, transformWithOxc } from 'vite';
  * Per-route copies of index.html (docs/DECISIONS.md, "First screen budget", Lighthouse): each page of
  * src/routes/ (a route file that is not a layout) gets `pages/<name>.html`, index.html with
  * `<link rel="modulepreload">` for the code its route and layouts load when it is opened (their split
- * chunks and everything those import statically) and their stylesheets, in the order Vite's loader
- * would add them. The browser then fetches them with the entry instead of after it has run.
+ * chunks and everything those import statically) and `<link rel="preload" as="style">` for their
+ * stylesheets (not render-blocking: Vite's loader still adds them, in its order, when the route's
+ * code is imported, and finds them downloaded). The browser then fetches them with the entry instead
+ * of after it has run.
  * `pages/pages.json` lists `{ path, pattern, file }`; server/plugins/spa.ts answers a page's address
  * with its copy. index.html itself ('/', the sign-in page, which is in the entry) is unchanged.
  * The pages of `early.paths` also load, before the app, `early.source` compiled alone (no imports)
@@ -119,7 +121,7 @@ export async function writeRoutePages({
     // The sign-in page is in the entry: nothing to add, index.html serves it.
     if (scripts.length === 0) continue;
     const links = [
-      ...styles.filter((css) => !entryCss.has(css)).map((css) => `    <link rel="stylesheet" crossorigin href="/${css}">`),
+      ...styles.filter((css) => !entryCss.has(css)).map((css) => `    <link rel="preload" as="style" crossorigin href="/${css}">`),
       ...scripts.map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">`),
     ].join('\n');
     const { path: routePathText, pattern } = routePath(id);

@@ -15,6 +15,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TAO</title><div id="root"></div>');
   fs.writeFileSync(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(clientDir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // A page's own document (scripts/route-pages.ts): index.html with its route's code preloaded.
+  fs.mkdirSync(path.join(clientDir, 'pages'));
+  fs.writeFileSync(path.join(clientDir, 'pages', 'videos.$id.html'), '<!doctype html><title>TAO</title><link rel="modulepreload" href="/assets/id-1.js"><div id="root"></div>');
+  fs.writeFileSync(
+    path.join(clientDir, 'pages', 'pages.json'),
+    JSON.stringify([{ path: '/videos/$id', pattern: '^/videos/[^/]+/?$', file: 'pages/videos.$id.html' }]),
+  );
   // As the build writes them (vite.config.ts): a .br and a .gz beside each text file.
   for (const file of ['index.html', 'assets/app-def456.js']) {
     const full = path.join(clientDir, file);
@@ -31,12 +38,26 @@ afterAll(async () => {
 });
 
 describe('serving the single-page app', () => {
-  it.each(['/', '/videos', '/videos/12?q=gato', '/register?invitation=x', '/no-such-page'])('GET %s answers index.html, never cached', async (url) => {
+  it.each(['/', '/videos', '/register?invitation=x', '/no-such-page'])('GET %s answers index.html, never cached', async (url) => {
     const res = await server.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain('<div id="root">');
+  });
+
+  it.each(['/videos/12', '/videos/12/', '/videos/12?q=gato'])('GET %s answers the page\'s own document (its route\'s code preloaded), never cached', async (url) => {
+    const res = await server.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<link rel="modulepreload" href="/assets/id-1.js">');
+  });
+
+  it.each(['/', '/videos', '/videos/12/comments'])('GET %s, which no page document matches, answers index.html', async (url) => {
+    const res = await server.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    expect(res.body).toContain('<div id="root">');
+    expect(res.body).not.toContain('modulepreload');
   });
 
   it('serves hashed assets for a year, immutable', async () => {

@@ -181,3 +181,49 @@ describe('errors', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('reads asked for before the app started (src/lib/early-requests.ts)', () => {
+  const early = (path: string, authorization: string, body: unknown) => ({
+    url: new URL(path, window.location.origin).href,
+    authorization,
+    response: Promise.resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } })),
+  });
+  afterEach(() => {
+    delete window.__taoEarlyRequests;
+  });
+
+  it('answers the same GET with the same token from the early response, once; the next one asks the server', async () => {
+    window.localStorage.setItem('token', 'session.jwt');
+    const asked = { ...ME, nombre: 'Asked early' };
+    window.__taoEarlyRequests = [early('/api/me', 'Bearer session.jwt', asked)];
+    expect(unwrap(await api.GET('/api/me'))).toEqual(asked);
+    expect(requests).toHaveLength(0);
+    expect(unwrap(await api.GET('/api/me'))).toEqual(ME);
+    expect(paths(requests)).toEqual(['GET /api/me']);
+  });
+
+  it('does not use an early response asked with another token, or for another address', async () => {
+    window.localStorage.setItem('token', 'session.jwt');
+    window.__taoEarlyRequests = [early('/api/me', 'Bearer someone-else.jwt', { ...ME, nombre: 'Other' }), early('/api/etiquetas', 'Bearer session.jwt', [])];
+    expect(unwrap(await api.GET('/api/me'))).toEqual(ME);
+    expect(paths(requests)).toEqual(['GET /api/me']);
+    expect(window.__taoEarlyRequests).toHaveLength(2);
+  });
+
+  it('reports an early problem answer as the server\'s (401: the session has expired)', async () => {
+    window.localStorage.setItem('token', 'session.jwt');
+    window.__taoEarlyRequests = [
+      {
+        url: new URL('/api/me', window.location.origin).href,
+        authorization: 'Bearer session.jwt',
+        response: Promise.resolve(
+          new Response(JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401 }), { status: 401, headers: { 'Content-Type': 'application/problem+json' } }),
+        ),
+      },
+    ];
+    const result = await api.GET('/api/me');
+    expect(result.response.status).toBe(401);
+    expect(problems.map((problem) => problem.status)).toEqual([401]);
+    expect(requests).toHaveLength(0);
+  });
+});

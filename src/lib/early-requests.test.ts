@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { earlyReadsFor } from './early-requests.ts';
+
+/** A token whose (unverified) claims carry this role, as the server's tokens do. */
+const tokenOf = (role: string) => `h.${btoa(JSON.stringify({ user: 'ana', role })).replace(/=+$/, '')}.s`;
+const tz = `tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
+
+afterEach(() => window.sessionStorage.clear());
+
+describe('the reads a page asks for before the app starts', () => {
+  it('/videos without filters: the header\'s name, the tags and the list\'s first page, as the API client writes them', () => {
+    expect(earlyReadsFor('/videos', '', tokenOf('user'))).toEqual(['/api/me', '/api/etiquetas', `/api/videos?${tz}&limit=24&offset=0`]);
+  });
+
+  it('/videos with filters stored in the session (the page restores them first): only the name', () => {
+    window.sessionStorage.setItem('fav', 'true');
+    expect(earlyReadsFor('/videos', '', tokenOf('user'))).toEqual(['/api/me']);
+  });
+
+  it('a video\'s page: its canonical id only (others are the 404 page)', () => {
+    expect(earlyReadsFor('/videos/12', '', tokenOf('user'))).toEqual(['/api/me', '/api/videos/12']);
+    expect(earlyReadsFor('/videos/012', '', tokenOf('user'))).toEqual([]);
+    expect(earlyReadsFor('/videos/2147483648', '', tokenOf('user'))).toEqual([]);
+  });
+
+  it('/statistics: every part\'s first read for an administrator, nothing for anyone else (they are sent to /Forbidden)', () => {
+    expect(earlyReadsFor('/statistics', '', tokenOf('admin'))).toEqual([
+      '/api/me',
+      '/api/statistics?option=infoBox',
+      `/api/statistics?option=viewsPerDay&${tz}`,
+      '/api/statistics?option=infoTable&table=uma&limit=5&offset=0',
+      '/api/statistics?option=infoTable&table=oma&limit=5&offset=0',
+      '/api/statistics?option=infoTable&table=vmv&limit=5&offset=0',
+      '/api/statistics?option=infoTable&table=vmr&limit=5&offset=0',
+    ]);
+    expect(earlyReadsFor('/statistics', '', tokenOf('user'))).toEqual([]);
+  });
+
+  it('nothing when the address has a search (filters, paging, a single sign-on token) or is another page', () => {
+    expect(earlyReadsFor('/videos', '?q=gato', tokenOf('user'))).toEqual([]);
+    expect(earlyReadsFor('/statistics', '?uma_limit=10', tokenOf('admin'))).toEqual([]);
+    expect(earlyReadsFor('/videos', '?xwikiid=abc', tokenOf('user'))).toEqual([]);
+    expect(earlyReadsFor('/', '', tokenOf('user'))).toEqual([]);
+  });
+});
