@@ -44,7 +44,9 @@ export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTa
 
 function UserMenu({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags, onManageUsers }: AppHeaderProps) {
   return (
-    <Menu position="bottom-end" shadow="md" width={240} withinPortal>
+    // In the header (its banner landmark), not a portal at the end of the page; focus goes to the
+    // first entry when it opens (no placeholder without a role inside the menu). Issue 12, axe.
+    <Menu position="bottom-end" shadow="md" width={240} withinPortal={false} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton py={6} px="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
           <Group gap="xs" wrap="nowrap">

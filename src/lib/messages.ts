@@ -48,9 +48,8 @@ export const libraryMessages = {
   uploadDateAfter: 'es despues de',
   uploadDateAfterDay: (date: string) => `es despues de ${date}`,
   chooseDay: 'Elija el día',
+  // The month and year buttons of the calendar are named by the month or year they show (WCAG 2.5.3).
   calendar: {
-    monthLevelControl: 'Elegir mes',
-    yearLevelControl: 'Elegir año',
     nextMonth: 'Mes siguiente',
     previousMonth: 'Mes anterior',
     nextYear: 'Año siguiente',

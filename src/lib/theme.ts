@@ -26,11 +26,20 @@ export const theme = createTheme({
 });
 
 /**
- * Mantine's dimmed text (gray 6, 3.3:1 on white) fails WCAG AA for small text: gray 7 (7:1) keeps
- * secondary text quieter than the body and readable. Given to every MantineProvider.
+ * Mantine's light-scheme colours that fail WCAG AA (4.5:1) for small text, given to every
+ * MantineProvider: dimmed text (gray 6, 3.3:1 on white) becomes gray 7 (8:1), which keeps secondary
+ * text quieter than the body and readable; placeholders (gray 5, 2.1:1) a grey of 4.9:1, lighter
+ * than any value; error messages (red 6, 3.3:1) red 9 (5.5:1); and white text on red buttons
+ * (Eliminar, Revocar: 3.3:1 on red 6) gets red 8 (4.5:1), red 9 under the pointer (issue 12, axe).
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-placeholder': '#6b7178',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    '--mantine-color-red-filled': 'var(--mantine-color-red-8)',
+    '--mantine-color-red-filled-hover': 'var(--mantine-color-red-9)',
+  },
   dark: {},
 });

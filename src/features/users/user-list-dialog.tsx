@@ -97,7 +97,8 @@ export function UserListDialog({ actorRef, stackId, toasts, currentUser, onChang
   );
 }
 
-const SECOND_FACTOR_COLOR: Record<string, string> = { OTP_ACTIVED: 'teal', OTP_REQUIRED: 'yellow' };
+// Dark shades: their text on white reads at 4.5:1 or more (WCAG AA; Mantine's teal 6 is 2.6:1).
+const SECOND_FACTOR_COLOR: Record<string, string> = { OTP_ACTIVED: 'teal.9', OTP_REQUIRED: 'blue.9' };
 
 function UserRow({ user, isYou, onChangeRole }: { user: Usuario; isYou: boolean; onChangeRole: (user: Usuario) => void }) {
   const admin = user.rol === 'admin';
@@ -113,11 +114,11 @@ function UserRow({ user, isYou, onChangeRole }: { user: Usuario; isYou: boolean;
             {user.email ? ` · ${user.email}` : ''}
           </Text>
           <Group gap={6} mt={6}>
-            <Badge variant={admin ? 'filled' : 'light'} color={admin ? 'blue' : 'gray'}>
+            <Badge variant={admin ? 'filled' : 'light'} color={admin ? 'tao' : 'gray'}>
               {admin ? userAdminMessages.roleAdmin : userAdminMessages.roleUser}
             </Badge>
             {user.bloqueado && <Badge color="red">{userAdminMessages.blocked}</Badge>}
-            <Badge variant="outline" color={SECOND_FACTOR_COLOR[user.otpState] ?? 'gray'} tt="none">
+            <Badge variant="outline" color={SECOND_FACTOR_COLOR[user.otpState] ?? 'gray.7'} tt="none">
               {userAdminMessages.secondFactor(user.otpState)}
             </Badge>
           </Group>
@@ -130,7 +131,8 @@ function UserRow({ user, isYou, onChangeRole }: { user: Usuario; isYou: boolean;
         <Button
           size="xs"
           variant="light"
-          color={admin ? 'orange' : 'blue'}
+          // Red 9 rather than orange: no orange reads at 4.5:1 on its light background.
+          color={admin ? 'red.9' : 'blue'}
           onClick={() => onChangeRole(user)}
           aria-label={admin ? userAdminMessages.downgradeOf(user.nombre) : userAdminMessages.promoteOf(user.nombre)}
         >

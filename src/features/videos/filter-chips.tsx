@@ -15,7 +15,7 @@ import type {
 import { appLabels } from '../../components/app-labels.ts';
 import { formatUploadDate } from '../../lib/format/upload-date.ts';
 import { libraryMessages } from '../../lib/messages.ts';
-import { popoverTransition } from './popover-transition.ts';
+import { popoverTransition, usePopoverOverlay } from './popover-transition.ts';
 import { TagFilterPopover } from './tag-filter-popover.tsx';
 import { TagStrip } from './tag-strip.tsx';
 
@@ -90,9 +90,11 @@ function PopoverChip({
   children: React.ReactNode;
 }) {
   const titleId = useId();
+  const overlay = usePopoverOverlay();
   return (
     <Group gap={2} wrap="nowrap">
       <Popover
+        {...overlay}
         opened={opened}
         onDismiss={() => setOpened(false)}
         position="bottom-start"
@@ -189,6 +191,10 @@ function UploadDateChip({ filter, disabled, locale, onChange, onClear }: {
           locale="es"
           firstDayOfWeek={1}
           maxDate={today()}
+          // Every shown day readable (WCAG AA, issue 12): no faded days of the next and previous
+          // months, no weekend in Mantine's light red (3.3:1 on white).
+          hideOutsideDates
+          weekendDays={[]}
           value={after}
           defaultDate={after ?? undefined}
           ariaLabels={libraryMessages.calendar}

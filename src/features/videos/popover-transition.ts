@@ -1,4 +1,5 @@
 import type { TransitionOverride } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 
 /** SPEC.md §4/§9: a popover opens in 400 ms and closes in 200 ms. */
 export const POPOVER_OPEN_MS = 400;
@@ -10,3 +11,14 @@ export const popoverTransition: TransitionOverride = {
   duration: POPOVER_OPEN_MS,
   exitDuration: POPOVER_CLOSE_MS,
 };
+
+/**
+ * On a phone (up to 639 px, SPEC §9) a filter popover covers much of the screen: it dims the page
+ * under it, and a tap outside only closes it. Without the overlay the popover half-covered the
+ * cards' buttons, leaving slivers too small to tap that a tap meant to close it could hit (WCAG 2.5.8,
+ * found by axe; issue 12).
+ */
+export function usePopoverOverlay(): { withOverlay: boolean } {
+  const phone = useMediaQuery('(max-width: 639px)', false, { getInitialValueInEffect: false });
+  return { withOverlay: phone };
+}

@@ -5,7 +5,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { tagFilterMachine, tagsStartingWith } from '../../../machines/tag-filter/tag-filter.machine.ts';
 import type { Etiqueta } from '../../../machines/tag-filter/tag-filter.types.ts';
 import { libraryMessages } from '../../lib/messages.ts';
-import { popoverTransition } from './popover-transition.ts';
+import { popoverTransition, usePopoverOverlay } from './popover-transition.ts';
 
 export interface TagFilterPopoverProps {
   /** Every tag (GET /api/etiquetas). */
@@ -61,10 +61,12 @@ export function TagFilterPopover({ tags, appliedIds, onApply, onClear, disabled 
   const matching = useMemo(() => tagsStartingWith(tags, text), [tags, text]);
   const nameOf = (id: number) => tags.find((tag) => tag.id === id)?.nombre ?? `#${id}`;
   const label = tagChipText(tags, applied);
+  const overlay = usePopoverOverlay();
 
   return (
     <Group gap={2} wrap="nowrap">
       <Popover
+        {...overlay}
         opened={opened}
         onDismiss={() => actorRef.send({ type: 'tagFilter.dismiss' })}
         position="bottom-start"
