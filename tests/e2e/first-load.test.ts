@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startProduct, type RunningProduct } from './harness.ts';
+import { callApi, cli, registerThroughApi, type SignedIn } from './session.ts';
+
+/**
+ * The signed-in pages' first load (docs/DECISIONS.md, "Signed-in pages' first load"): each page's
+ * own document preloads its route's code, and its first API reads are asked for before the app runs
+ * (src/lib/early-requests.ts). The app must take every one of them and ask nothing twice: a video's
+ * GET records a view, so one opening is still one view.
+ */
+let product: RunningProduct;
+let browser: Browser;
+let admin: SignedIn;
+let videoId: number;
+
+beforeAll(async () => {
+  product = await startProduct();
+  await cli(product, ['generate', '--videos', '30', '--users', '0', '--views', '0'], 120_000);
+  admin = await registerThroughApi(product, 'ana.admin', { admin: true });
+  const listed = (await callApi(product, 'GET', '/api/videos?limit=1', undefined, admin.token)) as unknown as Array<{ id: number }>;
+  videoId = listed[0]!.id;
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** The 'views' info box: every view recorded. */
+async function totalViews(): Promise<number> {
+  const items = (await callApi(product, 'GET', '/api/statistics?option=infoBox', undefined, admin.token)) as unknown as Array<{
+    infoBox?: { icon: string; id: string; count: number };
+  }>;
+  const box = items.find((item) => item.infoBox?.id === 'views' || item.infoBox?.icon === 'views')?.infoBox;
+  if (!box) throw new Error(`no views box in ${JSON.stringify(items)}`);
+  return box.count;
+}
+
+/** Opens the page signed in and answers the API reads it made (without media) and the early reads left untaken. */
+async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; untaken: number | null; preloads: number }> {
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/media/')) reads.push(`${request.method()} ${url.pathname}${url.search}`);
+  });
+  await page.goto(`${product.url}/api/health`);
+  await page.evaluate((token) => window.localStorage.setItem('token', token), admin.token);
+  reads.length = 0;
+  await page.goto(`${product.url}${path}`);
+  await page.getByRole('main').waitFor();
+  // The page's reads have been made (its early ones taken or not); then a moment for any asked twice.
+  await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"], .mantine-Skeleton-root').length === 0, undefined, { timeout: 15_000 });
+  await page.waitForTimeout(1000);
+  return page.evaluate(() => ({
+    reads: [],
+    untaken: (window as unknown as { __taoEarlyRequests?: unknown[] }).__taoEarlyRequests?.length ?? null,
+    preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+  })).then((state) => ({ ...state, reads }));
+}
+
+describe('a signed-in page\'s first load', () => {
+  it.each([
+    ['/videos', ['GET /api/me', 'GET /api/etiquetas', 'GET /api/videos?tz=UTC&limit=24&offset=0']],
+    ['/statistics', ['GET /api/me', 'GET /api/statistics?option=infoBox', 'GET /api/statistics?option=viewsPerDay&tz=UTC']],
+  ])('%s: its route\'s code is preloaded, the first reads were asked early and each is made once', async (path, expected) => {
+    const context = await browser.newContext({ timezoneId: 'UTC' });
+    try {
+      const { reads, untaken, preloads } = await firstLoad(await context.newPage(), path);
+      expect(preloads).toBeGreaterThan(0);
+      // Every early read was taken by the app (none left over, none asked again).
+      expect(untaken).toBe(0);
+      for (const read of expected) expect(reads.filter((made) => made === read)).toHaveLength(1);
+      expect(new Set(reads).size).toBe(reads.length);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a video\'s page: its GET is made once, so the opening records one view', async () => {
+    const context = await browser.newContext({ timezoneId: 'UTC' });
+    try {
+      const before = await totalViews();
+      const { reads, untaken } = await firstLoad(await context.newPage(), `/videos/${videoId}`);
+      expect(untaken).toBe(0);
+      expect(reads.filter((made) => made === `GET /api/videos/${videoId}`)).toHaveLength(1);
+      expect(await totalViews()).toBe(before + 1);
+    } finally {
+      await context.close();
+    }
+  });
+});
