@@ -764,6 +764,7 @@ async function main(): Promise<void> {
       `Graceful stop (SIGTERM) at the end: ${((Date.now() - stopStarted) / 1000).toFixed(1)} s, exit ${code}` +
       `${code === 0 ? '' : ` (${/"msg":"([^"]+)"/.exec(server.output().split('\n').reverse().find((l) => l.includes('"msg"')) ?? '')?.[1] ?? 'see the server output'}; BENCH_SERVER_LOG_LEVEL=info shows its log)`}.`;
     console.log(stopNote);
+    if (code !== 0) console.log(`  the server's last lines:\n${server.output().trim().split('\n').slice(-15).join('\n')}`);
     await checkDatabase('after the graceful stop');
   } finally {
     await server?.kill9();
