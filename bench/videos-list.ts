@@ -507,8 +507,8 @@ async function main(): Promise<void> {
     }
     const sequentialRows = sequentialRuns > 0 ? await sequential(db, config, filled, sequentialRuns) : [];
 
-    const setting = `${VIDEOS.toLocaleString('en')} videos, ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}; ${machine}. ` +
-      `autocannon, ${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case, the API and a bare node:http server ` +
+    const where = `${VIDEOS.toLocaleString('en')} videos, ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}; ${machine}.`;
+    const setting = `${where} autocannon, ${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case, the API and a bare node:http server ` +
       'sending the very same status, headers and bytes in turn (no compression: autocannon sends no Accept-Encoding). ' +
       'Server CPU per request: the server process\'s CPU time (user + system) over a run divided by the requests it answered; ' +
       'on a machine shared with other work, where requests/s depend on what else runs, it is the steadier figure (bare ÷ API: ' +
@@ -517,12 +517,12 @@ async function main(): Promise<void> {
     const listResults = results.filter((r) => r.c.method === 'GET' && r.c.paths[0]!.startsWith('/api/videos?'));
     const detailResults = results.filter((r) => !listResults.includes(r));
     if (listResults.length > 0 || sequentialRows.length > 0) {
-      const parts = [setting];
+      const parts = [listResults.length > 0 ? setting : where];
       if (listResults.length > 0) parts.push(loadTable(listResults));
       if (sequentialRows.length > 0) {
         parts.push(
           `In-process (\`app.inject\`, one request at a time, ${sequentialRuns} per case, ${Math.max(20, sequentialRuns / 4)} after a write): ` +
-            'median ms and CPU ms per request of the process (SQLite included).',
+            `median ms and CPU ms per request of the process${db.dialect === 'sqlite' ? ' (SQLite\'s work included)' : ''}.`,
           markdownTable(
             ['list', 'repeated: median ms', 'CPU ms', 'after a write: median ms', 'CPU ms'],
             sequentialRows.map((r) => [r.name, medianMs(r.repeated), cpuMs(r.repeated), medianMs(r.afterWrite), cpuMs(r.afterWrite)]),
