@@ -43,7 +43,8 @@ export function formatSummary(summary: Summary, digits = 1, unit = ''): string {
 /** A ratio as a percentage with its goal: "83 % (goal ≥ 70 %: met)". */
 export function formatRatio(ratio: number, goal: { atLeast?: number; atMost?: number; percent?: boolean }): string {
   const percent = goal.percent ?? true;
-  const show = (x: number) => (percent ? `${(x * 100).toFixed(0)} %` : `${x.toFixed(2)}×`);
+  // One decimal, so a ratio just under its goal (49.6 %) never reads as the goal itself.
+  const show = (x: number) => (percent ? `${(x * 100).toFixed(1)} %` : `${x.toFixed(2)}×`);
   if (goal.atLeast !== undefined) return `${show(ratio)} (goal ≥ ${show(goal.atLeast)}: ${ratio >= goal.atLeast ? 'met' : 'MISSED'})`;
   if (goal.atMost !== undefined) return `${show(ratio)} (goal ≤ ${show(goal.atMost)}: ${ratio <= goal.atMost ? 'met' : 'MISSED'})`;
   return show(ratio);
