@@ -283,7 +283,8 @@ function goalsOf(bench: string, section: string): Goal[] {
         if (!match) continue;
         const text = sentence.replace(/^[-*]\s*/, '').trim();
         const figure = text.slice(0, match.index).replace(/[\s:(]+$/, '');
-        goals.push({ bench, figure: figure.length > 0 ? figure : text, result: text.slice(match.index), met: match[1]!.toLowerCase() === 'met' });
+        const result = text.slice(match.index).replace(/[.;,]+$/, '');
+        goals.push({ bench, figure: figure.length > 0 ? figure : text, result, met: match[1]!.toLowerCase() === 'met' });
       }
     }
   }
