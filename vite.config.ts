@@ -8,8 +8,12 @@ import { writeRoutePages } from './scripts/route-pages.ts';
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
-/** Beside dist/client, never served: the source maps and the Vite manifest (bench/first-screen.ts reads it). */
-export const PRIVATE_BUILD_DIR = 'dist/client-private';
+/**
+ * Beside the client's output directory (dist/client → dist/client-private), never served: the source
+ * maps and the Vite manifest (bench/first-screen.ts reads it). Beside it, so a build kept apart
+ * (scripts/build-apart.sh) keeps its own.
+ */
+export const PRIVATE_BUILD_DIR_NAME = 'client-private';
 
 /** Files the server may send compressed: everything textual the build writes. */
 const TEXT_FILE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
@@ -29,7 +33,7 @@ function clientBuildOutput(): Plugin {
     configResolved(config) {
       root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
-      privateDir = path.resolve(config.root, PRIVATE_BUILD_DIR);
+      privateDir = path.resolve(outDir, '..', PRIVATE_BUILD_DIR_NAME);
     },
     async closeBundle() {
       // Each page's copy of index.html with its route's code preloaded, and the signed-in pages' first

@@ -26,11 +26,9 @@ const root = path.resolve(import.meta.dirname, '..');
 /** The build: dist/, or TAO_DIST (a build kept apart, scripts/build-apart.sh), as for the end-to-end tests. */
 const dist = path.resolve(root, process.env.TAO_DIST ?? 'dist');
 export const CLIENT_DIR = path.join(dist, 'client');
-/**
- * Written by the build beside dist/client, never served (vite.config.ts): under the build kept apart when
- * it has one there, else dist/client-private (where vite.config.ts writes it whatever the output directory).
- */
-export const MANIFEST_FILE = [path.join(dist, 'client-private/manifest.json'), path.join(root, 'dist/client-private/manifest.json')].find((file) => fs.existsSync(file)) ?? path.join(dist, 'client-private/manifest.json');
+/** Written by the build beside its client directory, never served (vite.config.ts). */
+export const PRIVATE_DIR = path.join(dist, 'client-private');
+export const MANIFEST_FILE = path.join(PRIVATE_DIR, 'manifest.json');
 
 interface ManifestChunk {
   file: string;

@@ -11,6 +11,7 @@ import {
   CLIENT_DIR,
   FIRST_SCREEN_BUDGET_GZIP,
   MANIFEST_FILE,
+  PRIVATE_DIR,
   formatFirstScreen,
   indexHtmlAssets,
   measureFirstScreen,
@@ -132,7 +133,7 @@ describe('source maps', () => {
     const html = fs.readFileSync(path.join(CLIENT_DIR, 'index.html'), 'utf8');
     const scripts = new Set([...indexHtmlAssets(html), ...Object.values(manifest).map((chunk) => chunk.file)].filter((file) => file.endsWith('.js')));
     expect(scripts.size).toBeGreaterThan(5);
-    expect(fs.readdirSync(path.join(root, 'dist/client-private/sourcemaps/assets')).some((file) => file.endsWith('.js.map'))).toBe(true);
+    expect(fs.readdirSync(path.join(PRIVATE_DIR, 'sourcemaps/assets')).some((file) => file.endsWith('.js.map'))).toBe(true);
     for (const script of scripts) {
       const res = await fetch(`${product.url}/${script}`, { headers: { 'accept-encoding': 'br' } });
       expect(res.status, script).toBe(200);
