@@ -22,6 +22,8 @@ import {
  * target: `<asset>.<file>.<random>.tmp` while a write streams, `<asset>.<file>.partial` for a resumable one.
  */
 const TEMP_DIR = '.tmp';
+/** The largest read of a file being sent: 1 MiB (media are read in ranges of about that size). */
+const READ_BUFFER_BYTES = 1024 * 1024;
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -79,14 +81,19 @@ export class LocalStorage implements Storage {
       return undefined;
     }
     let state: 'open' | 'streaming' | 'closed' = 'open';
+    const size = stats.size;
     return {
-      size: stats.size,
+      size,
       modified: stats.mtime,
       createReadStream(range?: ByteRange): Readable {
         if (state !== 'open') throw new Error('the file has already been read or closed');
         state = 'streaming';
         // The stream reads the descriptor opened above and closes it when it ends or is destroyed.
-        return handle.createReadStream({ autoClose: true, ...(range ? { start: range.start, end: range.end } : {}) });
+        // Reads of up to 1 MiB (never more than the range asks for) instead of Node's 64 KiB: media
+        // are sent a megabyte at a time for a third less CPU per GB (docs/DECISIONS.md, "Benchmarks").
+        const length = range ? range.end - range.start + 1 : size;
+        const highWaterMark = Math.max(64 * 1024, Math.min(READ_BUFFER_BYTES, length));
+        return handle.createReadStream({ autoClose: true, highWaterMark, ...(range ? { start: range.start, end: range.end } : {}) });
       },
       async close(): Promise<void> {
         if (state !== 'open') return;
