@@ -7,6 +7,7 @@ import { now } from '../../db/database.ts';
 import { createProcessingQueue, InvalidMediaError, processVideo, type ProcessingQueue } from '../../media/processing.ts';
 import { signedLocation } from '../../media/signed-urls.ts';
 import { PENDING_THUMBNAIL } from '../../media/thumbnails.ts';
+import { removeAbandonedWorkDirs } from '../../media/work-dirs.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { PartialOffsetError, StorageLimitError, type Storage } from '../../storage/storage.ts';
@@ -392,6 +393,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       removed += 1;
     }
     await storage.cleanupTemporary(before);
+    await removeAbandonedWorkDirs(before);
     return removed;
   }
 

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The prefixes of the working directories media jobs make under the system's temporary directory. */
+export const WORK_DIR_PREFIXES = ['tao-processing-', 'tao-thumbnail-', 'tao-media-', 'tao-label-'] as const;
+
+/**
+ * Removes the media jobs' working directories last changed before `olderThan`: a job removes its own
+ * when it ends, so an old one was left by a process that was killed (kill -9, a power cut) in the
+ * middle of a job, possibly with a whole copy of a video in it. Answers how many were removed.
+ */
+export async function removeAbandonedWorkDirs(olderThan: Date, parent: string = os.tmpdir()): Promise<number> {
+  let removed = 0;
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(parent, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !WORK_DIR_PREFIXES.some((prefix) => entry.name.startsWith(prefix))) continue;
+    const dir = path.join(parent, entry.name);
+    try {
+      const stats = await fs.promises.stat(dir);
+      if (stats.mtime >= olderThan) continue;
+      await fs.promises.rm(dir, { recursive: true, force: true });
+      removed += 1;
+    } catch {
+      // gone meanwhile, or not ours to remove: nothing to do
+    }
+  }
+  return removed;
+}
