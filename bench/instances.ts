@@ -34,12 +34,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { URI } from 'otpauth';
 import pg from 'pg';
 import { generateTestVideo } from '../server/media/ffmpeg.ts';
+import { freePort } from './built-server.ts';
+import { stopChild } from './child-process.ts';
 import { markdownTable, reportSection } from './report.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -67,30 +68,10 @@ async function cleanUp(): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill(signal);
-  });
-}
+/** A server is given 12 s to stop (its own shutdown takes up to 10), nginx the same. */
+const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => stopChild(child, signal, 12_000);
 
 // ── the pieces ──────────────────────────────────────────────────────────────────────────────────
 
@@ -164,7 +145,7 @@ async function startInstance(name: string, work: string, env: Record<string, str
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CLIENT_DIR: path.join(dist, 'client'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  cleanups.push(() => stopChild(child));
+  cleanups.push(() => stop(child));
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -224,7 +205,7 @@ async function startNginx(work: string, port: number, instances: Instance[]): Pr
   );
   let out = '';
   const child = spawn(NGINX, ['-p', `${prefix}/`, '-c', config, '-e', `${prefix}/logs/error.log`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  cleanups.push(() => stopChild(child, 'SIGQUIT'));
+  cleanups.push(() => stop(child, 'SIGQUIT'));
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;

@@ -18,11 +18,10 @@
  *
  *   npx tsx bench/media-range.ts [rounds, default 3] [seconds per run, default 5]
  */
-import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +29,8 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { mediaTools } from '../server/media/ffmpeg.ts';
 import { mediaUrl } from '../server/media/signed-urls.ts';
+import { freePort } from './built-server.ts';
+import { forkAndWait, stopChild } from './child-process.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
 const HARD_LIMIT_MS = 8 * 60_000;
@@ -59,38 +60,10 @@ async function serve(dataDir: string): Promise<void> {
   process.on('disconnect', () => void app.close().then(() => process.exit(0)));
 }
 
-function startProduct(dataDir: string): Promise<{ child: ChildProcess; port: number; url: string }> {
-  const child = fork(import.meta.filename, ['serve', dataDir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { port: number; url: string }) => resolve({ child, ...m }));
-    child.once('exit', (code) => reject(new Error(`the server ended (${code}) before listening`)));
-  });
-}
-
-function stopProduct(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.disconnect();
-  });
-}
+const startProduct = (dataDir: string) => forkAndWait<{ port: number; url: string }>(import.meta.filename, ['serve', dataDir]);
+const stopProduct = (child: ChildProcess) => stopChild(child);
 
 // ── nginx ───────────────────────────────────────────────────────────────────────────────────────
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 async function ensureNginx(): Promise<void> {
   if (fs.existsSync(NGINX)) return;
@@ -155,17 +128,8 @@ http {
   return { child, port };
 }
 
-function stopNginx(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGQUIT'); // graceful: the master stops its worker
-  });
-}
+/** Graceful: SIGQUIT makes the master stop its worker. */
+const stopNginx = (child: ChildProcess) => stopChild(child, 'SIGQUIT');
 
 // ── the video ───────────────────────────────────────────────────────────────────────────────────
 

@@ -20,7 +20,7 @@
  *
  *   npx tsx bench/upload-throughput.ts [rounds, default 3] [MiB, default 1024]
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -32,6 +32,7 @@ import { loadConfig } from '../server/config.ts';
 import { now } from '../server/db/database.ts';
 import { insertUser } from '../server/modules/accounts/accounts.repository.ts';
 import { sessionTokenFor } from '../server/modules/accounts/login.service.ts';
+import { forkAndWait, stopChild } from './child-process.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
 const HARD_LIMIT_MS = 10 * 60_000;
@@ -56,25 +57,8 @@ async function serve(dataDir: string): Promise<void> {
   process.on('disconnect', () => void app.close().then(() => process.exit(0)));
 }
 
-function start(dataDir: string): Promise<{ child: ChildProcess; port: number; token: string }> {
-  const child = fork(import.meta.filename, ['serve', dataDir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { port: number; token: string }) => resolve({ child, ...m }));
-    child.once('exit', (code) => reject(new Error(`the server ended (${code}) before listening`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.disconnect();
-  });
-}
+const start = (dataDir: string) => forkAndWait<{ port: number; token: string }>(import.meta.filename, ['serve', dataDir]);
+const stop = (child: ChildProcess) => stopChild(child);
 
 // ── measuring ───────────────────────────────────────────────────────────────────────────────────
 

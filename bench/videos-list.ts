@@ -21,7 +21,7 @@
  *   BENCH_KEEP=1 keeps the database and prints where; BENCH_HTTP=0 skips the autocannon runs;
  *   BENCH_DATABASE_URL=postgres://… runs the in-process part on PostgreSQL (in a schema of its own) instead.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -40,6 +40,7 @@ import { spanishSentences } from '../server/modules/statistics/generate.ts';
 import { seededRandom as random } from '../server/seeded-random.ts';
 import { refreshSearchIndex } from '../server/modules/videos/videos.repository.ts';
 import { loadSecrets } from '../server/secrets.ts';
+import { forkAndWait, stopChild } from './child-process.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
 const VIDEOS = 10_000;
@@ -122,25 +123,10 @@ function cpuTimeOf(server: Server): Promise<number> {
 
 function start(mode: 'serve' | 'bare', arg: string, message?: Record<string, Canned>): Promise<Server> {
   const profile = mode === 'serve' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = fork(import.meta.filename, [mode, arg], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
-    child.once('exit', (code) => reject(new Error(`${mode} process ended (${code}) before listening`)));
-    if (message) child.send(message);
-  });
+  return forkAndWait<{ port: number }>(import.meta.filename, [mode, arg], { execArgv: profile, message });
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.disconnect();
-  });
-}
+const stop = (child: ChildProcess) => stopChild(child);
 
 // ── the data ────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../../bench/built-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,17 +14,6 @@ export const screenshotsDir = path.join(root, 'test-results', 'screenshots');
  * with <dir> inside the project, e.g. .tmp/mine), so that several people can build and test at once.
  */
 const dist = path.resolve(root, process.env.TAO_DIST ?? 'dist');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export interface RunningProduct {
   url: string;
