@@ -25,17 +25,11 @@ export interface SignedIn {
   token: string;
 }
 
-/** A call to the real API as a client would make it (JSON, double-submit XSRF, optional bearer token). */
-export async function callApi(
-  product: RunningProduct,
-  method: string,
-  url: string,
-  body?: unknown,
-  bearer?: string,
-): Promise<Record<string, unknown>> {
+/** A request to the real API as a client sends it (JSON, double-submit XSRF, optional bearer token): its response, whatever the status. */
+export function fetchApi(product: RunningProduct, method: string, url: string, body?: unknown, bearer?: string): Promise<Response> {
   // Double-submit XSRF: any value, the same in the cookie and the header.
   const xsrf = 'e2e-xsrf-token';
-  const response = await fetch(`${product.url}${url}`, {
+  return fetch(`${product.url}${url}`, {
     method,
     headers: {
       'Content-Type': 'application/json',
@@ -45,6 +39,17 @@ export async function callApi(
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+}
+
+/** A call to the real API that must succeed: its JSON body (throws on a refusal). */
+export async function callApi(
+  product: RunningProduct,
+  method: string,
+  url: string,
+  body?: unknown,
+  bearer?: string,
+): Promise<Record<string, unknown>> {
+  const response = await fetchApi(product, method, url, body, bearer);
   const json = (await response.json()) as Record<string, unknown>;
   if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;

@@ -4,7 +4,7 @@ import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, startProduct, type RunningProduct } from './harness.ts';
-import { cli, type SignedIn } from './session.ts';
+import { cli, fetchApi, type SignedIn } from './session.ts';
 import { BEACON_PATH, PAYLOADS, type Payload } from './xss-corpus.ts';
 
 /**
@@ -88,17 +88,7 @@ interface Answer {
 }
 
 async function send(method: string, url: string, body?: unknown, bearer = admin?.token): Promise<Answer> {
-  const xsrf = 'xss-e2e-xsrf';
-  const response = await fetch(`${product.url}${url}`, {
-    method,
-    headers: {
-      'Content-Type': 'application/json',
-      Cookie: `XSRF-TOKEN=${xsrf}`,
-      'X-XSRF-TOKEN': xsrf,
-      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const response = await fetchApi(product, method, url, body, bearer);
   const text = await response.text();
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', json: text ? JSON.parse(text) : {} };
 }
