@@ -80,6 +80,10 @@ async function visit(page: Page, to: string, token: string | null): Promise<void
 
 /** What is open over the page: dialogs, popovers, menus. */
 const overlays = (page: Page) => page.locator('[role="dialog"]:visible, [role="menu"]:visible');
+// What must be gone before the list is used again: with a filter popover's dimming layer on phones,
+// which still takes the next tap (closing the popover, not pressing the button under it) while it
+// fades out on a busy machine.
+const overListOverlays = (page: Page) => page.locator('[role="dialog"]:visible, [role="menu"]:visible, .mantine-Popover-overlay:visible');
 
 const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
 const userMenu = (page: Page) => page.getByRole('button', { name: /\(Menú de usuario\)/ });
@@ -98,11 +102,11 @@ async function library(page: Page): Promise<void> {
     (await page.evaluate((token) => window.localStorage.getItem('token') === token, adminToken)) &&
     (await grid(page).isVisible());
   let closed = reusable;
-  for (let attempt = 0; closed && attempt < 4 && (await overlays(page).count()) > 0; attempt++) {
+  for (let attempt = 0; closed && attempt < 4 && (await overListOverlays(page).count()) > 0; attempt++) {
     await page.keyboard.press('Escape');
-    await overlays(page).first().waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
+    await overListOverlays(page).first().waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
   }
-  closed = closed && (await overlays(page).count()) === 0;
+  closed = closed && (await overListOverlays(page).count()) === 0;
   if (!closed) await visit(page, '/videos', adminToken);
   await grid(page).getByRole('heading').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('[role="list"][aria-busy="true"]'));
