@@ -385,3 +385,15 @@ export async function generateTestVideo(out: string, options: TestVideoOptions):
     if (textDir) await fs.promises.rm(textDir, { recursive: true, force: true });
   }
 }
+
+/** The bytes of a test video made by generateTestVideo in a temporary directory, removed afterwards. */
+export async function testVideoBytes(options: TestVideoOptions): Promise<Buffer> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-test-video-'));
+  try {
+    const file = path.join(dir, 'video.mp4');
+    await generateTestVideo(file, options);
+    return await fs.promises.readFile(file);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}

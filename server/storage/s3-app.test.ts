@@ -6,7 +6,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../contract/openapi.gen.ts';
 import { call, startTestServer, type TestServer } from '../../tests/utils/server-harness.ts';
-import { generateTestVideo, mediaTools } from '../media/ffmpeg.ts';
+import { mediaTools, testVideoBytes } from '../media/ffmpeg.ts';
 import { createUser, type LibraryUser } from '../modules/videos/videos.test-support.ts';
 import { startLocalS3, type LocalS3 } from './s3rver.test-support.ts';
 
@@ -33,9 +33,7 @@ describe('the app with media in S3', () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-s3-app-'));
-    const file = path.join(work, 'video.mp4');
-    await generateTestVideo(file, { seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
-    VIDEO = fs.readFileSync(file);
+    VIDEO = await testVideoBytes({ seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
     execFileSync(mediaTools().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=64x48', '-frames:v', '1', path.join(work, 'cover.png')]);
     PNG = fs.readFileSync(path.join(work, 'cover.png'));
     s3 = await startLocalS3();

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
-import { generateTestVideo } from '../../media/ffmpeg.ts';
+import { testVideoBytes } from '../../media/ffmpeg.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { assetId as newAssetId } from '../videos/videos.test-support.ts';
 import { claimProcessing, finishClaim, findUpload, insertUpload, listClaimable, releaseClaims, renewClaim } from './uploads.repository.ts';
@@ -18,16 +15,11 @@ import { createUploadsService } from './uploads.service.ts';
  * Other "instances" are other connections (pools) to the test's database.
  */
 
-let work: string;
 let VIDEO: Buffer;
 
 beforeAll(async () => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-lease-test-'));
-  const file = path.join(work, 'video.mp4');
-  await generateTestVideo(file, { seconds: 1, pattern: 'testsrc2', toneHz: 440, width: 160, height: 96 });
-  VIDEO = fs.readFileSync(file);
+  VIDEO = await testVideoBytes({ seconds: 1, pattern: 'testsrc2', toneHz: 440, width: 160, height: 96 });
 }, 60_000);
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,15 +1,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { call, describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { buildApp } from '../../app.ts';
 import { now } from '../../db/database.ts';
-import { generateTestVideo } from '../../media/ffmpeg.ts';
+import { testVideoBytes } from '../../media/ffmpeg.ts';
 import { mediaUrl, signedLocation } from '../../media/signed-urls.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { addVideo, assetId as newAssetId, createUser, type LibraryUser } from '../videos/videos.test-support.ts';
@@ -23,16 +22,11 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 /** Leading bytes of an MP4 (`ftyp` box) followed by garbage: passes the check at the door, fails processing. */
 const FAKE_MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), crypto.randomBytes(30_000)]);
 
-let work: string;
 let VIDEO: Buffer;
 
 beforeAll(async () => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-uploads-test-'));
-  const file = path.join(work, 'video.mp4');
-  await generateTestVideo(file, { seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
-  VIDEO = fs.readFileSync(file);
+  VIDEO = await testVideoBytes({ seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
 }, 60_000);
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 interface Answer {
   status: number;
