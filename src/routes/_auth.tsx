@@ -30,6 +30,10 @@ export const Route = createFileRoute('/_auth')({
     // 'Ver estadísticas', 'Volver' on a video and on the statistics page all return to the same list.
     middlewares: [retainSearchParams<AuthSearch>([...videoSearchKeys])],
   },
+  // While a single sign-on token is pending the session token is about to change: the pages below
+  // ask for nothing until it is exchanged (a read sent with no token, or with the one being replaced,
+  // would only be refused or fetch somebody else's data). Their components ask once the gate opens.
+  beforeLoad: ({ search }) => ({ ssoPending: search.xwikiid !== undefined }),
   // While a single sign-on token is pending the session token is about to change: prime the
   // header's user once it is gone (a change of deps runs the loader again).
   loaderDeps: ({ search }) => ({ ssoPending: search.xwikiid !== undefined }),

@@ -63,7 +63,7 @@ export interface AuthOptions {
  * The app's session, created once by `createApp` (src/router.tsx), never by importing a module.
  * Ending it ('Cerrar sesión', 'Iniciar sesión' after expiry, the idle time-out) removes the token
  * and clears the whole query cache, so the next person on the browser never sees the previous
- * person's data. A 401/403 from any call expires it at once (the API client's problem feed); a
+ * person's data. A 401/403 from any call made with the stored token expires it at once (the API client's problem feed); a
  * read that failed after its retries opens 'Error obteniendo datos' (`readFailed`, from the query cache).
  */
 export function createAuth({ queryClient, goToLogin }: AuthOptions): AppAuth {
@@ -93,8 +93,14 @@ export function createAuth({ queryClient, goToLogin }: AuthOptions): AppAuth {
   const stopProblems = forwardApiProblems(
     session,
     (listener) =>
-      onApiProblem((problem) => {
-        if (expiryEventFor(problem)) refusedToken = getToken();
+      onApiProblem((problem, request) => {
+        if (expiryEventFor(problem)) {
+          // Only a refusal of the token the browser holds ends the session. A call sent before single
+          // sign-on stored its token (or with the one it replaced) may be answered 401 after the new
+          // session began: that answer is about a token that is gone.
+          if (request.token !== getToken()) return;
+          refusedToken = request.token;
+        }
         listener(problem);
       }),
     expiryEventFor,

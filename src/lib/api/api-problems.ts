@@ -5,7 +5,13 @@ import type { ApiError } from './api-error.ts';
  * dialog). Apart from client.ts so that the session can subscribe without loading the client.
  */
 
-type ProblemListener = (error: ApiError) => void;
+/** What the failed call was sent with. */
+export interface ProblemRequest {
+  /** The session token of its Authorization header; null when it was sent without one. */
+  token: string | null;
+}
+
+type ProblemListener = (error: ApiError, request: ProblemRequest) => void;
 const problemListeners = new Set<ProblemListener>();
 /** The ApiError already built for a failed response, so `unwrap` throws the same instance listeners saw. */
 export const problemOfResponse = new WeakMap<Response, ApiError>();
@@ -19,10 +25,10 @@ export function onApiProblem(listener: ProblemListener): () => void {
 }
 
 /** Tells every listener about a failed call (the client's middleware). */
-export function publish(error: ApiError): void {
+export function publish(error: ApiError, request: ProblemRequest): void {
   for (const listener of [...problemListeners]) {
     try {
-      listener(error);
+      listener(error, request);
     } catch (listenerError) {
       console.error(listenerError);
     }

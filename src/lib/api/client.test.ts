@@ -18,13 +18,19 @@ const paths = (requests: Request[]) => requests.map((request) => `${request.meth
 const neverAnswers = () => new Promise<never>(() => {});
 
 let problems: ApiError[];
+/** The session token each problem's call was sent with (the session only ends on a refusal of the stored one). */
+let sentTokens: (string | null)[];
 let unsubscribe: () => void;
 let requests: Request[];
 
 beforeEach(() => {
   requests = recordRequests();
   problems = [];
-  unsubscribe = onApiProblem((problem) => problems.push(problem));
+  sentTokens = [];
+  unsubscribe = onApiProblem((problem, request) => {
+    problems.push(problem);
+    sentTokens.push(request.token);
+  });
 });
 
 afterEach(() => {
@@ -142,6 +148,15 @@ describe('errors', () => {
     });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toBe(thrown);
+  });
+
+  it('tells listeners which session token the refused call carried, or none', async () => {
+    server.use(http.get('/api/me', () => problem(401, 'invalid-access-token', 'The token has expired')));
+    await api.GET('/api/me');
+    window.localStorage.setItem('token', 'session.jwt');
+    await api.GET('/api/me');
+    await api.GET('/api/me', { headers: { Authorization: 'Bearer pending.jwt' } });
+    expect(sentTokens).toEqual([null, 'session.jwt', 'pending.jwt']);
   });
 
   it('an error answer without a problem body still gets its status', async () => {

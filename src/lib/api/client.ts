@@ -78,6 +78,12 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/** The session token a request carried (its Bearer credentials), or null. */
+function sentToken(request: Request): string | null {
+  const authorization = request.headers.get('Authorization');
+  return authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : null;
+}
+
 const sessionMiddleware: Middleware = {
   async onRequest({ request }) {
     // The MFA call passes the pending token itself: an explicit Authorization header wins.
@@ -95,13 +101,13 @@ const sessionMiddleware: Middleware = {
     if (response.status < 400) return undefined;
     const problem = problemFromResponse(response.status, await readBody(response), response.statusText, request.method);
     problemOfResponse.set(response, problem);
-    publish(problem);
+    publish(problem, { token: sentToken(request) });
     return undefined;
   },
   onError({ request, error }) {
     const problem = problemFromFailure(error, REQUEST_TIMEOUT_MS, request.method);
     // An abort asked for by the caller (e.g. a cancelled query) is not a problem to report.
-    if (problem.type !== 'aborted') publish(problem);
+    if (problem.type !== 'aborted') publish(problem, { token: sentToken(request) });
     return problem;
   },
 };

@@ -22,13 +22,14 @@ import { documentTitle, pageTitleMessages } from '../../lib/first-screen-message
  */
 export const Route = createFileRoute('/_auth/statistics')({
   validateSearch: (search: Record<string, unknown>): StatisticsSearch => validateStatisticsSearch(search),
-  beforeLoad: ({ context: { auth } }) => {
-    // Admin only (SPEC.md §6). Without any token the layout shows 'Sesión expirada' instead.
-    if (auth.hasToken() && !auth.isAdmin()) throw redirect({ to: '/Forbidden' });
+  beforeLoad: ({ context: { auth, ssoPending } }) => {
+    // Admin only (SPEC.md §6). Without any token the layout shows 'Sesión expirada' instead; with a
+    // single sign-on token pending, the role is the exchanged token's (checked again once it is stored).
+    if (!ssoPending && auth.hasToken() && !auth.isAdmin()) throw redirect({ to: '/Forbidden' });
   },
   loaderDeps: ({ search }) => tablePagings(search),
-  loader: ({ context: { queryClient, auth }, deps }) => {
-    if (!auth.isAdmin()) return;
+  loader: ({ context: { queryClient, auth, ssoPending }, deps }) => {
+    if (ssoPending || !auth.isAdmin()) return;
     void queryClient.prefetchQuery(infoBoxesQuery());
     void queryClient.prefetchQuery(viewsPerDayQuery());
     for (const table of statisticsTableIds) {

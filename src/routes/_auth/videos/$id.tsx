@@ -21,8 +21,11 @@ export const Route = createFileRoute('/_auth/videos/$id')({
   },
   // Each opening asks the server (it records the view, docs/DECISIONS.md "Library"); a preload is
   // not an opening and fetches nothing. A video the user may not see, or that does not exist, is 404.
-  loader: async ({ context: { queryClient }, params: { id }, cause }) => {
-    if (cause === 'preload') return undefined;
+  // With a single sign-on token pending nothing is asked: once it is exchanged and gone from the
+  // address, these deps change, which is a new opening with the new session's token.
+  loaderDeps: ({ search }) => ({ ssoPending: search.xwikiid !== undefined }),
+  loader: async ({ context: { queryClient }, params: { id }, cause, deps }) => {
+    if (cause === 'preload' || deps.ssoPending) return undefined;
     try {
       const video = cause === 'enter' ? await openVideo(queryClient, id) : await queryClient.ensureQueryData(videoQuery(id));
       return { title: video.titulo };

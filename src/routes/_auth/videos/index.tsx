@@ -15,7 +15,8 @@ export const Route = createFileRoute('/_auth/videos/')({
   // The filters as the address writes them: the list's query is worked out in the loader, which
   // comes with the page's code (the route tree, in the first screen, does not carry it).
   loaderDeps: ({ search }) => pickVideoSearch(search),
-  loader: ({ context: { queryClient }, deps }) => {
+  loader: ({ context: { queryClient, ssoPending }, deps }) => {
+    if (ssoPending) return;
     void queryClient.prefetchQuery(tagsQuery());
     // null: the address has no filters but the session has stored ones, which the page restores first.
     const query = listFiltersToLoad(deps);
