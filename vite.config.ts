@@ -5,6 +5,10 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { writeRoutePages } from './scripts/route-pages.ts';
+import { isChunkProbe, signedInChunks } from './scripts/signed-in-chunks.ts';
+
+/** The signed-in pages' code in few files (scripts/signed-in-chunks.ts): a probe build first, then these groups. */
+const signedIn = signedInChunks();
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
@@ -91,7 +95,9 @@ export default defineConfig({
       codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent'], ['pendingComponent']] },
     }),
     react(),
-    clientBuildOutput(),
+    signedIn.plugin,
+    // The probe writes nothing: no pages, no compressed copies.
+    ...(isChunkProbe() ? [] : [clientBuildOutput()]),
   ],
   server: {
     port: 5173,
@@ -110,7 +116,7 @@ export default defineConfig({
       output: {
         // What the entry needs before anything else runs goes in one file: one request, and one
         // compression window instead of ten small ones (about 6 KB less gzip for the first screen).
-        codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+        codeSplitting: { groups: [{ name: 'app', tags: ['$initial'], priority: 1 }, ...signedIn.groups] },
       },
     },
   },

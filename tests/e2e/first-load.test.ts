@@ -38,11 +38,19 @@ async function totalViews(): Promise<number> {
   return box.count;
 }
 
-/** Opens the page signed in and answers the API reads it made (without media) and the early reads left untaken. */
-async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; untaken: number | null; preloads: number }> {
+/**
+ * At most this many script and style files for a signed-in page to show (scripts/signed-in-chunks.ts):
+ * on a phone's network each is a round trip. Automatic chunking made about 30.
+ */
+const MAX_CODE_FILES = 12;
+
+/** Opens the page signed in and answers the API reads it made (without media), the early reads left untaken and the script and style files it loaded. */
+async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; untaken: number | null; preloads: number; codeFiles: string[] }> {
   const reads: string[] = [];
+  const codeFiles = new Set<string>();
   page.on('request', (request) => {
     const url = new URL(request.url());
+    if (url.pathname.startsWith('/assets/') && ['script', 'stylesheet'].includes(request.resourceType())) codeFiles.add(url.pathname);
     if (url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/media/')) reads.push(`${request.method()} ${url.pathname}${url.search}`);
   });
   await page.goto(`${product.url}/api/health`);
@@ -57,18 +65,19 @@ async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; u
     reads: [],
     untaken: (window as unknown as { __taoEarlyRequests?: unknown[] }).__taoEarlyRequests?.length ?? null,
     preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
-  })).then((state) => ({ ...state, reads }));
+  })).then((state) => ({ ...state, reads, codeFiles: [...codeFiles] }));
 }
 
 describe('a signed-in page\'s first load', () => {
   it.each([
     ['/videos', ['GET /api/me', 'GET /api/etiquetas', 'GET /api/videos?tz=UTC&limit=24&offset=0']],
     ['/statistics', ['GET /api/me', 'GET /api/statistics?option=infoBox', 'GET /api/statistics?option=viewsPerDay&tz=UTC']],
-  ])('%s: its route\'s code is preloaded, the first reads were asked early and each is made once', async (path, expected) => {
+  ])('%s: its route\'s code is preloaded in few files, the first reads were asked early and each is made once', async (path, expected) => {
     const context = await browser.newContext({ timezoneId: 'UTC' });
     try {
-      const { reads, untaken, preloads } = await firstLoad(await context.newPage(), path);
+      const { reads, untaken, preloads, codeFiles } = await firstLoad(await context.newPage(), path);
       expect(preloads).toBeGreaterThan(0);
+      expect(codeFiles.length, codeFiles.join('\n')).toBeLessThanOrEqual(MAX_CODE_FILES);
       // Every early read was taken by the app (none left over, none asked again).
       expect(untaken).toBe(0);
       for (const read of expected) expect(reads.filter((made) => made === read)).toHaveLength(1);
@@ -78,12 +87,13 @@ describe('a signed-in page\'s first load', () => {
     }
   });
 
-  it('a video\'s page: its GET is made once, so the opening records one view', async () => {
+  it('a video\'s page: its code comes in few files, and its GET is made once, so the opening records one view', async () => {
     const context = await browser.newContext({ timezoneId: 'UTC' });
     try {
       const before = await totalViews();
-      const { reads, untaken } = await firstLoad(await context.newPage(), `/videos/${videoId}`);
+      const { reads, untaken, codeFiles } = await firstLoad(await context.newPage(), `/videos/${videoId}`);
       expect(untaken).toBe(0);
+      expect(codeFiles.length, codeFiles.join('\n')).toBeLessThanOrEqual(MAX_CODE_FILES);
       expect(reads.filter((made) => made === `GET /api/videos/${videoId}`)).toHaveLength(1);
       expect(await totalViews()).toBe(before + 1);
     } finally {

@@ -6,7 +6,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ME, http, server, sessionToken } from '../../../tests/utils/msw.ts';
 import { renderApp } from '../../../tests/utils/render-app.tsx';
 import { browserTimeZone } from '../../lib/time-zone.ts';
@@ -26,13 +26,6 @@ let fake: FakeStatistics;
 beforeEach(() => {
   user = userEvent.setup();
   fake = undefined as unknown as FakeStatistics;
-  // jsdom lays nothing out: the chart's container gets the size a browser would give it, so the
-  // chart draws (recharts draws nothing in a 0 × 0 box).
-  const measure = HTMLElement.prototype.getBoundingClientRect;
-  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-    return this.classList.contains('recharts-responsive-container') ? new DOMRect(0, 0, 600, 240) : measure.call(this);
-  });
-  onTestFinished(() => void vi.restoreAllMocks());
 });
 
 /** The dashboard of an administrator, over the fake API (`fake`: made here unless the test made it first). */
@@ -366,7 +359,7 @@ describe('/statistics: views per day', () => {
     const chart = screen.getByRole('region', { name: 'Visualizaciones en los últimos 30 días' });
     expect(await within(chart).findByText('No se han encontrado datos')).toBeInTheDocument();
     expect(within(chart).queryByRole('switch', { name: 'Ver como tabla' })).not.toBeInTheDocument();
-    expect(chart.querySelector('svg.recharts-surface')).toBeNull();
+    expect(chart.querySelector('[data-testid="views-chart"]')).toBeNull();
   });
 
   it("'Ver como tabla' shows the table instead of the drawing", async () => {
@@ -377,7 +370,7 @@ describe('/statistics: views per day', () => {
     const table = within(chart).getByRole('table');
     expect(table.closest('[aria-hidden="true"]')).toBeNull();
     const drawing = await waitFor(() => {
-      const svg = chart.querySelector('svg.recharts-surface');
+      const svg = chart.querySelector('[data-testid="views-chart"]');
       expect(svg).not.toBeNull();
       return svg!;
     });
@@ -388,9 +381,9 @@ describe('/statistics: views per day', () => {
     await user.click(toggle);
     expect(toggle).toBeChecked();
     expect(within(chart).getByRole('table', { name: 'Visualizaciones en los últimos 30 días' })).toBeVisible();
-    expect(chart.querySelector('svg.recharts-surface')).toBeNull();
+    expect(chart.querySelector('[data-testid="views-chart"]')).toBeNull();
 
     await user.click(toggle);
-    expect(await waitFor(() => chart.querySelector('svg.recharts-surface'))).not.toBeNull();
+    expect(await waitFor(() => chart.querySelector('[data-testid="views-chart"]'))).not.toBeNull();
   });
 });

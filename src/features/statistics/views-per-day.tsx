@@ -7,7 +7,7 @@ import type { StatisticsDay } from './statistics.queries.ts';
 // Type only: the chart's code stays in its own chunk.
 import type { DayPoint } from './views-chart.tsx';
 
-/** recharts and @mantine/charts in their own chunk, fetched when the chart first shows. */
+/** The drawing in its own small chunk, fetched when the chart first shows. */
 const ViewsChart = lazy(() => import('./views-chart.tsx'));
 
 const dayLabel = new Intl.DateTimeFormat('es-ES', { day: 'numeric', month: 'short', timeZone: 'UTC' });

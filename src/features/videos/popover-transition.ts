@@ -1,4 +1,4 @@
-import type { TransitionOverride } from '@mantine/core';
+import type { PopoverProps, TransitionOverride } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 
 /** SPEC.md §4/§9: a popover opens in 400 ms and closes in 200 ms. */
@@ -18,7 +18,11 @@ export const popoverTransition: TransitionOverride = {
  * cards' buttons, leaving slivers too small to tap that a tap meant to close it could hit (WCAG 2.5.8,
  * found by axe; issue 12).
  */
-export function usePopoverOverlay(): { withOverlay: boolean } {
+export function usePopoverOverlay(): Pick<PopoverProps, 'withOverlay' | 'overlayProps'> {
   const phone = useMediaQuery('(max-width: 639px)', false, { getInitialValueInEffect: false });
-  return { withOverlay: phone };
+  // Mantine's Overlay and Popover stylesheets both set the layer's position (absolute, fixed) with the
+  // same weight, so which wins followed the order the page happened to load them in. Said here, it
+  // no longer does: absolute, laid over the page from its top, as axe checks it (a fixed layer is not
+  // seen by axe's target-size rule as covering the cards' buttons).
+  return { withOverlay: phone, overlayProps: { style: { position: 'absolute' } } };
 }

@@ -1,8 +1,8 @@
 /**
  * What the signed-in area (the header, its session dialogs, /videos, /videos/{id}, /statistics and
  * the administrators' dialogs) adds to the first screen's Mantine CSS (first-screen-styles.ts), in
- * Mantine's order; loaded with the authenticated layout. @mantine/dates and @mantine/charts CSS come
- * with the chunks that use them.
+ * Mantine's order; loaded with the authenticated layout. @mantine/dates CSS comes
+ * with the chunk that uses it.
  */
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/VisuallyHidden.css';

@@ -1,0 +1,101 @@
+import { build, type Plugin, type Rolldown } from 'vite';
+
+/**
+ * Fewer, larger chunks for the signed-in pages (docs/DECISIONS.md, "Signed-in pages in few files").
+ * Left to automatic chunking, /videos loaded about 28 script files, one per piece of code shared in a
+ * new way (a Mantine component, an icon, the query library…), and on a phone's network each is a round
+ * trip before the list can show. Which modules a page really uses is only known once the bundle is
+ * tree-shaken (Mantine is imported through its index), so `vite build` first chunks the app as before
+ * without writing anything (a probe), reads which modules ended up in which chunks, and then builds
+ * with two more groups:
+ *
+ * - `signed-in`: the modules that only the signed-in routes (`src/routes/_auth*`, component and
+ *   loader) load, whichever of those pages uses them: a person who opens one of them opens the others
+ *   next, and they share most of their code;
+ * - `shared`: the modules the signed-in routes load that the first screen may load later too (the
+ *   sign-in page's lazy parts, registration, 404, toasts): one file for those instead of a dozen.
+ *
+ * The entry (`app`, the first screen), the route chunks themselves and the lazy parts of the signed-in
+ * area (the upload wizard, the administrators' dialogs, the chart) are chunked as before.
+ */
+interface ChunkPlan {
+  signedIn: Set<string>;
+  shared: Set<string>;
+}
+
+const PROBE = 'TAO_CHUNK_PROBE';
+declare global {
+  var __taoChunkPlan: ChunkPlan | undefined;
+}
+
+const isRouteSplit = (id: string | null | undefined) => id != null && /[?&]tsr-split=/.test(id);
+const isSignedInRoute = (id: string | null | undefined) =>
+  isRouteSplit(id) && /[\\/]src[\\/]routes[\\/]_auth(?:[\\/.])/.test(id!) && /tsr-split=[^&]*(?:component|loader)/.test(id!);
+
+/** From the probe's chunks: the modules of each group. */
+export function planChunks(bundle: Rolldown.OutputBundle): ChunkPlan {
+  const chunks = Object.values(bundle).filter((output): output is Rolldown.OutputChunk => output.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const walk = (from: Rolldown.OutputChunk[], follow: (chunk: Rolldown.OutputChunk) => string[]) => {
+    const seen = new Set<Rolldown.OutputChunk>();
+    const queue = [...from];
+    while (queue.length > 0) {
+      const chunk = queue.pop()!;
+      if (seen.has(chunk)) continue;
+      seen.add(chunk);
+      for (const file of follow(chunk)) {
+        const next = byFile.get(file);
+        if (next) queue.push(next);
+      }
+    }
+    return seen;
+  };
+  const entry = chunks.filter((chunk) => chunk.isEntry);
+  // The first screen and all it may load later, short of the signed-in routes.
+  const firstScreen = walk(entry, (chunk) => [...chunk.imports, ...chunk.dynamicImports].filter((file) => !isSignedInRoute(byFile.get(file)?.facadeModuleId)));
+  const initial = walk(entry, (chunk) => chunk.imports);
+  // What a signed-in page loads with its route.
+  const signedInPages = walk(chunks.filter((chunk) => isSignedInRoute(chunk.facadeModuleId)), (chunk) => chunk.imports);
+  const plan: ChunkPlan = { signedIn: new Set(), shared: new Set() };
+  for (const chunk of signedInPages) {
+    if (initial.has(chunk) || isRouteSplit(chunk.facadeModuleId)) continue;
+    for (const id of chunk.moduleIds) (firstScreen.has(chunk) ? plan.shared : plan.signedIn).add(id);
+  }
+  return plan;
+}
+
+/** The plugin (runs the probe before the build) and the groups it fills. */
+export function signedInChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
+  const probing = process.env[PROBE] === '1';
+  let plan: ChunkPlan = { signedIn: new Set(), shared: new Set() };
+  const plugin: Plugin = {
+    name: 'tao-signed-in-chunks',
+    apply: 'build',
+    async config(config) {
+      if (probing) return;
+      process.env[PROBE] = '1';
+      try {
+        globalThis.__taoChunkPlan = undefined;
+        await build({ root: config.root, mode: config.mode, logLevel: 'silent', build: { write: false } });
+        if (!globalThis.__taoChunkPlan) throw new Error('the chunk probe made no plan');
+        plan = globalThis.__taoChunkPlan;
+      } finally {
+        delete process.env[PROBE];
+        globalThis.__taoChunkPlan = undefined;
+      }
+    },
+    generateBundle(_options, bundle) {
+      if (probing) globalThis.__taoChunkPlan = planChunks(bundle);
+    },
+  };
+  const groups: Rolldown.CodeSplittingGroup[] = probing
+    ? []
+    : [
+        { name: 'shared', test: (id) => plan.shared.has(id) },
+        { name: 'signed-in', test: (id) => plan.signedIn.has(id) },
+      ];
+  return { plugin, groups };
+}
+
+/** Whether this build is the probe (it writes nothing: the plugins that write files stand aside). */
+export const isChunkProbe = () => process.env[PROBE] === '1';
