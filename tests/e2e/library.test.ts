@@ -165,6 +165,17 @@ describe('the library in Chromium', () => {
     expect(thisYear.length).toBeLessThanOrEqual(DEMO_VIDEOS);
     await page.getByRole('button', { name: 'Quitar filtro de fecha de subida' }).click();
     expect(await waitForList((params) => !params.has('upload-date'))).toHaveLength(DEMO_VIDEOS);
+
+    // 'es despues de' a day: the calendar (its code comes when the popover opens) sets gt:<day>.
+    await page.getByRole('button', { name: 'Fecha de subida' }).click();
+    await page.getByRole('button', { name: 'es despues de' }).click();
+    await page.getByRole('button', { name: 'Mes anterior' }).click();
+    await page.getByRole('dialog', { name: 'Fecha de subida' }).getByRole('button', { name: /^1 / }).first().click();
+    const sinceLastMonth = await waitForList((params) => /^gt:\d{4}-\d{2}-01$/.test(params.get('upload-date') ?? ''));
+    // The demo library was made today: every video is newer than the first of last month.
+    expect(sinceLastMonth).toHaveLength(DEMO_VIDEOS);
+    await page.getByRole('button', { name: 'Quitar filtro de fecha de subida' }).click();
+    await waitForList((params) => !params.has('upload-date'));
   });
 
   it('favourites from a card with their toasts; Favoritos shows them and loses one that leaves', async () => {

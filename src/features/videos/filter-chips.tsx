@@ -1,8 +1,5 @@
-import '@mantine/dates/styles.css';
-import 'dayjs/locale/es';
 import { useId, useState } from 'react';
-import { Button, Chip, CloseButton, Group, Popover, Rating, Stack, Text } from '@mantine/core';
-import { DatePicker } from '@mantine/dates';
+import { Button, Chip, CloseButton, Group, Popover, Rating, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCalendar, IconChevronDown, IconHeart, IconStar } from '@tabler/icons-react';
 import type { Etiqueta } from '../../../machines/tag-filter/tag-filter.types.ts';
 import type {
@@ -14,6 +11,7 @@ import type {
 } from '../../../machines/video-filters/video-filters.types.ts';
 import { appLabels } from '../../components/app-labels.ts';
 import { formatUploadDate } from '../../lib/format/upload-date.ts';
+import { lazyWithPreload } from '../../lib/lazy-with-preload.tsx';
 import { libraryMessages } from '../../lib/messages.ts';
 import { popoverTransition, usePopoverOverlay } from './popover-transition.ts';
 import { TagFilterPopover } from './tag-filter-popover.tsx';
@@ -59,6 +57,11 @@ export function scoreLabel(filter: ScoreFilter | null): string {
   if (filter.operator === 'lte') return libraryMessages.scoreAtMost(filter.stars);
   return libraryMessages.scoreExactly(filter.stars);
 }
+
+/** The calendar's code comes when the upload-date popover first opens (upload-date-picker.tsx). */
+const UploadDatePicker = lazyWithPreload(() => import('./upload-date-picker.tsx').then((module) => module.UploadDatePicker));
+/** About the calendar's size while its code arrives, so the popover does not jump. */
+const CALENDAR_PLACEHOLDER = { width: 252, height: 270 };
 
 const today = () => {
   const now = new Date();
@@ -142,7 +145,11 @@ function UploadDateChip({ filter, disabled, locale, onChange, onClear }: {
   const [choosingDay, setChoosingDay] = useState(false);
   const setOpened = (next: boolean) => {
     setOpenedState(next);
-    if (next) setChoosingDay(filter !== null && 'after' in filter);
+    if (next) {
+      setChoosingDay(filter !== null && 'after' in filter);
+      // A day may be chosen next: its calendar's code starts coming now.
+      UploadDatePicker.preload().catch(() => {});
+    }
   };
   const choose = (next: UploadDateFilter) => {
     setOpenedState(false);
@@ -186,21 +193,11 @@ function UploadDateChip({ filter, disabled, locale, onChange, onClear }: {
         </Button>
       </Stack>
       {choosingDay && (
-        <DatePicker
-          aria-label={libraryMessages.chooseDay}
-          locale="es"
-          firstDayOfWeek={1}
+        <UploadDatePicker
+          after={after}
           maxDate={today()}
-          // Every shown day readable (WCAG AA, issue 12): no faded days of the next and previous
-          // months, no weekend in Mantine's light red (3.3:1 on white).
-          hideOutsideDates
-          weekendDays={[]}
-          value={after}
-          defaultDate={after ?? undefined}
-          ariaLabels={libraryMessages.calendar}
-          onChange={(day) => {
-            if (day) choose({ after: day });
-          }}
+          onChoose={(day) => choose({ after: day })}
+          fallback={<Skeleton {...CALENDAR_PLACEHOLDER} aria-hidden />}
         />
       )}
     </PopoverChip>
