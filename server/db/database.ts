@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
+import { OwnSchemaPostgresDialect } from './own-schema-introspector.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -32,7 +33,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     if (options.pgSchema) {
       await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(kysely);
     }
