@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   ASSET_ID,
   checkFileAddress,
+  holdingEarlyFailure,
   PartialOffsetError,
   StorageLimitError,
   type AppendOptions,
@@ -153,6 +154,10 @@ export class LocalStorage implements Storage {
   }
 
   async appendPartial(assetId: string, file: string, source: Readable, options: AppendOptions): Promise<number> {
+    return holdingEarlyFailure(source, () => this.appendRead(assetId, file, source, options));
+  }
+
+  private async appendRead(assetId: string, file: string, source: Readable, options: AppendOptions): Promise<number> {
     const partial = this.partialPathOf(assetId, file);
     const held = (await this.partialSize(assetId, file)) ?? 0;
     if (held !== options.offset) throw new PartialOffsetError(held);

@@ -22,6 +22,7 @@ import {
   ASSET_ID,
   checkFileAddress,
   FILE_NAME,
+  holdingEarlyFailure,
   PartialOffsetError,
   StorageLimitError,
   type AppendOptions,
@@ -362,6 +363,10 @@ export class S3Storage implements Storage {
   }
 
   async appendPartial(assetId: string, file: string, source: Readable, options: AppendOptions): Promise<number> {
+    return holdingEarlyFailure(source, () => this.appendRead(assetId, file, source, options));
+  }
+
+  private async appendRead(assetId: string, file: string, source: Readable, options: AppendOptions): Promise<number> {
     const key = this.keyOf(assetId, file);
     const dir = this.partialDir(assetId, file);
     const existing = await this.readManifest(assetId, file);

@@ -117,3 +117,18 @@ export function checkFileAddress(assetId: string, file?: string): void {
   if (!ASSET_ID.test(assetId)) throw new Error(`invalid asset id ${JSON.stringify(assetId)}`);
   if (file !== undefined && !FILE_NAME.test(file)) throw new Error(`invalid file name ${JSON.stringify(file)}`);
 }
+
+/**
+ * Runs `write`, during which a source that fails before the storage starts reading it (the client
+ * goes away while the storage still looks up where its bytes go) keeps its failure for the read to
+ * meet, instead of throwing it as an 'error' event nobody listens to yet (an uncaught exception).
+ */
+export async function holdingEarlyFailure<T>(source: Readable, write: () => Promise<T>): Promise<T> {
+  const hold = () => undefined;
+  source.on('error', hold);
+  try {
+    return await write();
+  } finally {
+    source.off('error', hold);
+  }
+}
