@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { earlyReadsFor } from './early-requests.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { briefly, EARLY_READ_WAIT_MS, earlyReadsFor, hasEarlyRead, startEarlyRequests, takeEarlyResponse } from './early-requests.ts';
 
 /** A token whose (unverified) claims carry this role, as the server's tokens do. */
 const tokenOf = (role: string) => `h.${btoa(JSON.stringify({ user: 'ana', role })).replace(/=+$/, '')}.s`;
@@ -41,5 +41,51 @@ describe('the reads a page asks for before the app starts', () => {
     expect(earlyReadsFor('/statistics', '?uma_limit=10', tokenOf('admin'))).toEqual([]);
     expect(earlyReadsFor('/videos', '?xwikiid=abc', tokenOf('user'))).toEqual([]);
     expect(earlyReadsFor('/', '', tokenOf('user'))).toEqual([]);
+  });
+});
+
+describe('whether a read was asked early and not taken yet', () => {
+  afterEach(() => {
+    delete window.__taoEarlyRequests;
+    window.localStorage.clear();
+    window.history.replaceState(null, '', '/');
+    vi.unstubAllGlobals();
+  });
+
+  it('the list\'s first page on /videos: yes until the app takes it; never on another page', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('[]')));
+    window.localStorage.setItem('token', tokenOf('user'));
+    window.history.replaceState(null, '', '/videos');
+    startEarlyRequests();
+    expect(hasEarlyRead('/api/videos')).toBe(true);
+    expect(hasEarlyRead('/api/statistics')).toBe(false);
+    const url = new URL(`/api/videos?${tz}&limit=24&offset=0`, window.location.origin).href;
+    expect(takeEarlyResponse(new Request(url, { headers: { Authorization: `Bearer ${tokenOf('user')}` } }))).toBeDefined();
+    expect(hasEarlyRead('/api/videos')).toBe(false);
+
+    delete window.__taoEarlyRequests;
+    window.history.replaceState(null, '', '/videos/12');
+    startEarlyRequests();
+    expect(hasEarlyRead('/api/videos')).toBe(false);
+  });
+});
+
+describe('a loader waiting briefly for its early reads', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('goes on as soon as they are answered, or after 300 ms without them', async () => {
+    vi.useFakeTimers();
+    expect(EARLY_READ_WAIT_MS).toBe(300);
+    let answered = false;
+    void briefly([Promise.resolve('a'), Promise.reject(new Error('b'))]).then(() => (answered = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answered).toBe(true);
+
+    let gaveUp = false;
+    void briefly([new Promise(() => undefined)]).then(() => (gaveUp = true));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(gaveUp).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(gaveUp).toBe(true);
   });
 });

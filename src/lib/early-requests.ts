@@ -99,6 +99,30 @@ export function startEarlyRequests(): void {
   });
 }
 
+/** A read of this API path (`/api/videos`) was asked for early and the app has not taken it yet. */
+export function hasEarlyRead(pathname: string): boolean {
+  if (typeof window === 'undefined') return false;
+  return (window.__taoEarlyRequests ?? []).some((entry) => new URL(entry.url).pathname === pathname);
+}
+
+/** How long a page waits for the reads its document asked for early before it shows its placeholders. */
+export const EARLY_READ_WAIT_MS = 300;
+
+/**
+ * For a route's loader: `reads` done, or EARLY_READ_WAIT_MS passed, whichever is first. Early reads
+ * are usually answered by the time the app runs, so the page renders once with its data instead of
+ * placeholders first; a slow read still gets its placeholders after a moment.
+ */
+export function briefly(reads: Array<Promise<unknown>>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, EARLY_READ_WAIT_MS);
+    void Promise.allSettled(reads).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /** The early response to this request (same GET address and token), once; undefined otherwise. */
 export function takeEarlyResponse(request: Request): Promise<Response> | undefined {
   if (typeof window === 'undefined' || request.method !== 'GET') return undefined;

@@ -9,6 +9,13 @@ import { authMessages, dialogMessages, validationMessages } from './first-screen
 
 export * from './first-screen-messages.ts';
 
+let averageFormatter: Intl.NumberFormat | undefined;
+/** '3,5': one formatter for every card (building one per call is a locale lookup each time). */
+function averageFormat(): Intl.NumberFormat {
+  averageFormatter ??= new Intl.NumberFormat('es', { maximumFractionDigits: 1 });
+  return averageFormatter;
+}
+
 /**
  * Texts of the video list and detail (SPEC.md §2 "Video list", "Video detail", §3, §9): filter
  * chips, the tag filter popover, cards, rating and favourite controls. The quoted texts of the spec
@@ -81,8 +88,7 @@ export const libraryMessages = {
   addFavorite: 'Añadir a favoritos',
   removeFavorite: 'Quitar de favoritos',
   duration: (text: string) => `Duración: ${text}`,
-  averageRating: (average: number) =>
-    `Puntuación media: ${average.toLocaleString('es', { maximumFractionDigits: 1 })} de 5`,
+  averageRating: (average: number) => `Puntuación media: ${averageFormat().format(average)} de 5`,
   videoTags: 'Etiquetas del video',
   yourRating: 'Su puntuación',
   noRating: 'Sin puntuación',

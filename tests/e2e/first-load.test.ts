@@ -87,6 +87,26 @@ describe('a signed-in page\'s first load', () => {
     }
   });
 
+  it('/videos: the cards come in the first render when the list was asked early, with no placeholder cards before them', async () => {
+    // The list as the page asks for it, once, so that a cold server is not what is measured.
+    await callApi(product, 'GET', '/api/videos?tz=UTC&limit=24&offset=0', undefined, admin.token);
+    const context = await browser.newContext({ timezoneId: 'UTC' });
+    try {
+      const page = await context.newPage();
+      // Anything the page ever shows in the loading style (src/features/videos/video-card.tsx PlaceholderCard).
+      await page.addInitScript(() => {
+        new MutationObserver(() => {
+          if (document.querySelector('article[aria-busy="true"]')) (window as unknown as { sawPlaceholder?: boolean }).sawPlaceholder = true;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await firstLoad(page, '/videos');
+      expect(await page.getByRole('listitem').count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => (window as unknown as { sawPlaceholder?: boolean }).sawPlaceholder ?? false)).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a video\'s page: its code comes in few files, and its GET is made once, so the opening records one view', async () => {
     const context = await browser.newContext({ timezoneId: 'UTC' });
     try {

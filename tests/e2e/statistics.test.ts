@@ -146,15 +146,13 @@ describe('the statistics dashboard in Chromium', () => {
     // The organisations are few: on their last page next is disabled (fewer rows than the page size).
     const organisations = await allRows('oma');
     expect(organisations.length).toBeGreaterThan(1);
-    await card('oma').getByRole('combobox', { name: 'Filas por página' }).click();
-    await page.getByRole('option', { name: '100', exact: true }).click();
+    await card('oma').getByRole('combobox', { name: 'Filas por página' }).selectOption('100');
     await page.waitForURL((url) => url.searchParams.get('oma_limit') === '100');
     expect(await firstCells('oma')).toEqual(organisations.map((row) => String(row.organizacion)));
     expect(await card('oma').getByRole('button', { name: 'Página siguiente' }).isDisabled()).toBe(true);
 
     // A page size change starts again at the first page.
-    await card('uma').getByRole('combobox', { name: 'Filas por página' }).click();
-    await page.getByRole('option', { name: '10', exact: true }).click();
+    await card('uma').getByRole('combobox', { name: 'Filas por página' }).selectOption('10');
     await page.waitForURL((url) => url.searchParams.get('uma_limit') === '10' && (url.searchParams.get('uma_page') ?? '0') === '0');
     expect(search().get('uma_offset') ?? '0').toBe('0');
     await pageLabel('uma').filter({ hasText: 'Página 1' }).waitFor();

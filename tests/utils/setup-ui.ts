@@ -54,10 +54,26 @@ export function stubIntersectionObserver(): { report: (ratio: number) => void } 
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', { writable: true, value: fakeMatchMedia() });
 }
+/** As in a browser, observing an element reports its size once (jsdom lays nothing out: zero sizes); no later changes. */
 class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
+  private observed = new Set<Element>();
+  constructor(private readonly callback: ResizeObserverCallback) {}
+  observe(target: Element) {
+    this.observed.add(target);
+    queueMicrotask(() => {
+      if (!this.observed.has(target)) return;
+      const rect = target.getBoundingClientRect();
+      const size = [{ inlineSize: rect.width, blockSize: rect.height }];
+      const entry = { target, contentRect: rect, borderBoxSize: size, contentBoxSize: size, devicePixelContentBoxSize: size };
+      this.callback([entry as unknown as ResizeObserverEntry], this as unknown as ResizeObserver);
+    });
+  }
+  unobserve(target: Element) {
+    this.observed.delete(target);
+  }
+  disconnect() {
+    this.observed.clear();
+  }
 }
 (globalThis as unknown as { ResizeObserver: unknown }).ResizeObserver ??= ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView ??= function scrollIntoView() {};

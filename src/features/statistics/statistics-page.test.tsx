@@ -215,8 +215,7 @@ describe('/statistics: paging in the address', () => {
     await waitForRows(UMA, 'user11');
     expect(within(card(UMA)).getByText('Página 3')).toBeInTheDocument();
 
-    await user.click(within(card(UMA)).getByRole('combobox', { name: 'Filas por página' }));
-    await user.click(await screen.findByRole('option', { name: '10' }));
+    await user.selectOptions(within(card(UMA)).getByRole('combobox', { name: 'Filas por página' }), '10');
     await waitForRows(UMA, 'user1');
     expect(bodyRows(UMA)).toHaveLength(10);
     expect(within(card(UMA)).getByText('Página 1')).toBeInTheDocument();
@@ -232,10 +231,8 @@ describe('/statistics: paging in the address', () => {
     await openDashboard();
     const select = within(card(VMV)).getByRole('combobox', { name: 'Filas por página' });
     expect(select).toHaveValue('5');
-    await user.click(select);
-    const options = await screen.findByRole('listbox');
-    expect(within(options).getAllByRole('option').map((option) => option.textContent)).toEqual(['5', '10', '25', '50', '100']);
-    expect(within(options).getByRole('option', { name: '5' })).toHaveAttribute('aria-selected', 'true');
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['5', '10', '25', '50', '100']);
+    expect(within(select).getByRole<HTMLOptionElement>('option', { name: '5' }).selected).toBe(true);
   });
 
   it('a reload of a paged address shows the same pages', async () => {

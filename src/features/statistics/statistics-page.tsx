@@ -1,3 +1,4 @@
+import { startTransition, useEffect, useState } from 'react';
 import { Button, Container, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -56,6 +57,18 @@ function TableSection({ table, paging, onPaging, onExport, exportBusy, exporting
 }
 
 /**
+ * False for the page's first render, true right after it, in a transition: what it guards (the four
+ * tables, below the first screen) is then rendered in short slices the browser can interleave with
+ * input and painting, not in the first render's one long task (docs/DECISIONS.md, "Less work in the
+ * first render").
+ */
+function useAfterFirstRender(): boolean {
+  const [after, setAfter] = useState(false);
+  useEffect(() => startTransition(() => setAfter(true)), []);
+  return after;
+}
+
+/**
  * The statistics dashboard (SPEC.md §2 "Statistics"): 'Volver' to the list as it was (the layout
  * keeps its filters), 'Datos Generales', 'Exportar dashboard', the General tab with the info boxes,
  * the views of the last 30 days and the four paged tables. Each part loads and fails on its own
@@ -67,6 +80,7 @@ export function StatisticsPage({ pagings, onPaging, exportLogic }: StatisticsPag
   const exporter = useActorRef(exportLogic);
   const exportBusy = useSelector(exporter, (snapshot) => snapshot.hasTag('busy'));
   const request = useSelector(exporter, (snapshot) => snapshot.context.request);
+  const tablesShown = useAfterFirstRender();
 
   return (
     <Container size="xl" py="lg" px={{ base: 'xs', sm: 'md' }} component="main">
@@ -99,7 +113,7 @@ export function StatisticsPage({ pagings, onPaging, exportLogic }: StatisticsPag
               <StatisticsInfoBoxes boxes={infoBoxes.data} {...sectionState(infoBoxes)} />
               <ViewsPerDay days={viewsPerDay.data} {...sectionState(viewsPerDay)} />
               <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-                {statisticsTables.map((table) => (
+                {tablesShown && statisticsTables.map((table) => (
                   <TableSection
                     key={table.id}
                     table={table}

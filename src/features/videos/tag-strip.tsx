@@ -34,9 +34,14 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
   }, []);
 
   useEffect(() => {
-    measure();
     const element = viewport.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
+    if (!element) return;
+    if (typeof ResizeObserver === 'undefined') {
+      measure();
+      return;
+    }
+    // The observer reports the row's first size once it is laid out: measuring here as well would
+    // lay the page out in the middle of React's work (the list's first render, a long task on phones).
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();

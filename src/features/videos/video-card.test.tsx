@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { components } from '../../../contract/openapi.gen.ts';
@@ -130,6 +130,22 @@ describe('VideoCard', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Eliminar Paseo por el parque' }));
     expect(props.onEdit).toHaveBeenCalledWith(expect.objectContaining({ id: 42 }));
     expect(props.onDelete).toHaveBeenCalledWith(expect.objectContaining({ id: 42 }));
+  });
+
+  it('names an administrator\'s action in a tooltip under the pointer, put away once it is clicked (its dialog opens)', async () => {
+    const user = userEvent.setup();
+    renderCard({ isAdmin: true });
+    const remove = screen.getByRole('button', { name: 'Eliminar Paseo por el parque' });
+    await user.hover(remove);
+    expect(await screen.findByRole('tooltip', {}, { timeout: 2000 })).toHaveTextContent('Eliminar Paseo por el parque');
+    await user.unhover(remove);
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+
+    const edit = screen.getByRole('button', { name: 'Editar Paseo por el parque' });
+    await user.hover(edit);
+    await user.click(edit);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
   });
 
   it('names every button and link', () => {

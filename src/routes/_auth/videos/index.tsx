@@ -5,11 +5,13 @@ import { addressOf, videoSearchKeys, type VideoSearch } from '../../../features/
 import { tagsQuery, videoListQuery } from '../../../features/videos/videos.queries.ts';
 import { appLabels } from '../../../components/app-labels.ts';
 import { documentTitle } from '../../../lib/first-screen-messages.ts';
+import { briefly, hasEarlyRead } from '../../../lib/early-requests.ts';
 
 /**
  * /videos (SPEC.md §2). The list's filters are validated by the authenticated layout
- * (src/routes/_auth.tsx). The loader primes the list the page will show and the tags, without
- * waiting for them: the page shows its placeholder cards while they load or when they fail.
+ * (src/routes/_auth.tsx). The loader primes the list the page will show and the tags: it waits a
+ * moment for a list the document asked for early (`briefly`), not for others; the page shows its
+ * placeholder cards while they load or when they fail.
  */
 export const Route = createFileRoute('/_auth/videos/')({
   // The filters as the address writes them: the list's query is worked out in the loader, which
@@ -20,7 +22,12 @@ export const Route = createFileRoute('/_auth/videos/')({
     void queryClient.prefetchQuery(tagsQuery());
     // null: the address has no filters but the session has stored ones, which the page restores first.
     const query = listFiltersToLoad(deps);
-    if (query) void queryClient.prefetchInfiniteQuery(videoListQuery(query));
+    if (!query) return;
+    const early = hasEarlyRead('/api/videos');
+    const list = queryClient.prefetchInfiniteQuery(videoListQuery(query));
+    // The first page asked for with the document is usually here: one render with the cards instead of
+    // placeholders first, then the cards (docs/DECISIONS.md, "Less work in the first render").
+    if (early) return briefly([list]);
   },
   head: () => ({ meta: [{ title: documentTitle(appLabels.videos) }] }),
   component: VideosPage,
