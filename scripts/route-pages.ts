@@ -15,8 +15,10 @@ import { minify, transformWithOxc } from 'vite';
  * simulated first paint 2.7–3.1 s with them, 1.7–1.9 s at low priority).
  * `pages/pages.json` lists `{ path, pattern, file }`; server/plugins/spa.ts answers a page's address
  * with its copy. index.html itself ('/', the sign-in page, which is in the entry) is unchanged.
- * The pages of `early.paths` also load, before the app, `early.source` compiled alone (no imports)
- * followed by a call of its `startEarlyRequests()`: their first API reads start with the download.
+ * The pages of `early.paths` also run, before the app, `early.source` compiled alone (no imports) as an
+ * inline script followed by a call of its `startEarlyRequests()`: their first API reads start as the
+ * document is parsed. The inline script's hash is in `pages/inline-scripts.json`; the server allows
+ * it, and nothing else inline, in those documents' Content-Security-Policy.
  */
 
 interface ManifestChunk {
@@ -69,16 +71,26 @@ function routePath(id: string): { path: string; pattern: string } {
   };
 }
 
-/** Compiles the early-requests module into assets/ and answers its address. */
-async function writeEarlyScript(root: string, outDir: string, source: string): Promise<string> {
-  const code = `${fs.readFileSync(path.join(root, source), 'utf8')}\nstartEarlyRequests();\n`;
+/** Where the pages' inline scripts' hashes are listed for the server's Content-Security-Policy. */
+export const INLINE_SCRIPTS_FILE = 'pages/inline-scripts.json';
+
+/** `'sha256-…'` of an inline script's text, as Content-Security-Policy names it. */
+export function scriptHash(code: string): string {
+  return `'sha256-${crypto.createHash('sha256').update(code, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * Compiles the early-requests module into one classic script for inlining (its `export`s dropped,
+ * wrapped in a function so that nothing leaks into the page's globals, followed by the call).
+ */
+async function compileEarlyScript(root: string, source: string): Promise<string> {
+  const module = fs.readFileSync(path.join(root, source), 'utf8').replace(/^export /gm, '');
+  const code = `(() => {\n${module}\nstartEarlyRequests();\n})();\n`;
   const compiled = await transformWithOxc(code, path.basename(source), { lang: 'ts', target: 'es2022' });
-  const minified = await minify(path.basename(source).replace(/\.ts$/, '.js'), compiled.code, { module: true });
+  const minified = await minify(path.basename(source).replace(/\.ts$/, '.js'), compiled.code, { module: false });
   if (minified.errors.length > 0) throw new Error(`${source}: ${minified.errors.map((error) => error.message).join('; ')}`);
-  const hash = crypto.createHash('sha256').update(minified.code).digest('base64url').slice(0, 8);
-  const file = `assets/${path.basename(source, '.ts')}-${hash}.js`;
-  fs.writeFileSync(path.join(outDir, file), minified.code);
-  return `/${file}`;
+  if (/<\/script/i.test(minified.code)) throw new Error(`${source}: the compiled script holds '</script', it cannot be inlined`);
+  return minified.code.trim();
 }
 
 export async function writeRoutePages({
@@ -94,7 +106,7 @@ export async function writeRoutePages({
 }): Promise<RoutePage[]> {
   const routesDir = path.join(root, 'src/routes');
   const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
-  const earlyScript = early ? await writeEarlyScript(root, outDir, early.source) : null;
+  const earlyScript = early ? await compileEarlyScript(root, early.source) : null;
   // What the entry already brings is not preloaded again.
   const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
   const inEntry = new Set<string>();
@@ -130,15 +142,18 @@ export async function writeRoutePages({
     const file = `pages/${id.split('/').filter((segment) => !segment.startsWith('_') && segment !== 'index').join('.')}.html`;
     let html = indexHtml.replace(/\n\s*<\/head>/, `\n${links}\n  </head>`);
     if (earlyScript && early?.paths.includes(routePathText)) {
-      // Before the app's script: module scripts run in order, so the early reads exist when the app asks.
+      // Inline, before the app's script, its stylesheet and the preloads: it runs as the parser meets
+      // it, so the reads are asked before the preloads take the browser's six connections (HTTP/1.1),
+      // and they exist when the app asks (docs/DECISIONS.md, "Less work in the first render").
       const entryScript = /^\s*<script type="module"[^>]*><\/script>$/m.exec(html);
       if (!entryScript) throw new Error('index.html has no module script');
-      html = html.replace(entryScript[0], `    <script type="module" crossorigin src="${earlyScript}"></script>\n${entryScript[0]}`);
+      html = html.replace(entryScript[0], `    <script>${earlyScript}</script>\n${entryScript[0]}`);
     }
     fs.mkdirSync(path.join(outDir, 'pages'), { recursive: true });
     fs.writeFileSync(path.join(outDir, file), html);
     pages.push({ path: routePathText, pattern, file });
   }
   fs.writeFileSync(path.join(outDir, ROUTE_PAGES_FILE), `${JSON.stringify(pages, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, INLINE_SCRIPTS_FILE), `${JSON.stringify(earlyScript ? [scriptHash(earlyScript)] : [])}\n`);
   return pages;
 }

@@ -7,6 +7,7 @@ import { startTestServer } from '../../tests/utils/server-harness.ts';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-client-'));
+const EARLY_SCRIPT_HASH = "'sha256-YKjTi3tcB1h0He8YZrw3KLJ3l3DTU2Z8xkI0oQMxBE4='";
 /** A script large enough to be worth compressing. */
 const APP_JS = Array.from({ length: 200 }, (_, i) => `export const label${i} = 'Contenido audiovisual TAO ${i}';`).join('\n');
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
     path.join(clientDir, 'pages', 'pages.json'),
     JSON.stringify([{ path: '/videos/$id', pattern: '^/videos/[^/]+/?$', file: 'pages/videos.$id.html' }]),
   );
+  // The early reads' inline script's hash (scripts/route-pages.ts), and an entry that is no hash.
+  fs.writeFileSync(path.join(clientDir, 'pages', 'inline-scripts.json'), JSON.stringify([EARLY_SCRIPT_HASH, "'unsafe-inline'"]));
   // As the build writes them (vite.config.ts): a .br and a .gz beside each text file.
   for (const file of ['index.html', 'assets/app-def456.js']) {
     const full = path.join(clientDir, file);
@@ -58,6 +61,18 @@ describe('serving the single-page app', () => {
     const res = await server.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
     expect(res.body).toContain('<div id="root">');
     expect(res.body).not.toContain('modulepreload');
+  });
+
+  it('a page\'s own document allows the build\'s inline script by its hash, and no other inline script; index.html allows none', async () => {
+    const page = await server.app.inject({ method: 'GET', url: '/videos/12', headers: { accept: 'text/html' } });
+    const pagePolicy = String(page.headers['content-security-policy']);
+    expect(pagePolicy.split('; ').find((directive) => directive.startsWith('script-src'))).toBe(`script-src 'self' ${EARLY_SCRIPT_HASH}`);
+    for (const url of ['/', '/videos']) {
+      const index = await server.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(String(index.headers['content-security-policy']).split('; ')).toContain("script-src 'self'");
+    }
+    const api = await server.app.inject({ method: 'GET', url: '/api/health' });
+    expect(String(api.headers['content-security-policy']).split('; ')).toContain("script-src 'self'");
   });
 
   it('serves hashed assets for a year, immutable', async () => {

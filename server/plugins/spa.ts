@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { HttpProblem, sendProblem } from './problems.ts';
+import { contentSecurityPolicy } from './security-headers.ts';
 
 /**
  * Serves the built SPA: hashed files under /assets/ are cached for a year, index.html never;
@@ -13,7 +14,9 @@ import { HttpProblem, sendProblem } from './problems.ts';
  * index.html too (it is the same file for every request). Source maps are not in the served
  * directory (dist/client-private).
  * A page of the app has its own copy of index.html when the build wrote one (pages/pages.json,
- * scripts/route-pages.ts): the same document with its route's code and styles preloaded.
+ * scripts/route-pages.ts): the same document with its route's code and styles preloaded, and on the
+ * signed-in pages the early reads' inline script, which their Content-Security-Policy allows by its
+ * hash (pages/inline-scripts.json).
  */
 export async function registerSpa(app: FastifyInstance, clientDir: string): Promise<void> {
   const indexFile = path.join(clientDir, 'index.html');
@@ -35,12 +38,16 @@ export async function registerSpa(app: FastifyInstance, clientDir: string): Prom
   }
 
   const pages = hasClient ? readRoutePages(clientDir) : [];
+  const pagePolicy = contentSecurityPolicy(hasClient ? readInlineScriptHashes(clientDir) : []);
   const documentFor = (url: string) => {
     const pathname = url.split('?')[0]!;
-    return pages.find((page) => page.pattern.test(pathname))?.file ?? 'index.html';
+    return pages.find((page) => page.pattern.test(pathname))?.file;
   };
-  const sendIndex = (reply: FastifyReply, url = '/') =>
-    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(documentFor(url));
+  const sendIndex = (reply: FastifyReply, url = '/') => {
+    const page = documentFor(url);
+    if (page) reply.header('Content-Security-Policy', pagePolicy);
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(page ?? 'index.html');
+  };
   if (hasClient) {
     // The directory itself: @fastify/static would refuse it (no listing); the SPA starts here.
     app.get('/', async (_request, reply) => sendIndex(reply));
@@ -66,4 +73,13 @@ function readRoutePages(clientDir: string): Array<{ pattern: RegExp; file: strin
   return listed
     .filter((page) => fs.existsSync(path.join(clientDir, page.file)))
     .map((page) => ({ pattern: new RegExp(page.pattern), file: page.file }));
+}
+
+/** The hashes of the inline scripts the build wrote into the pages (pages/inline-scripts.json), or none. */
+function readInlineScriptHashes(clientDir: string): string[] {
+  const listFile = path.join(clientDir, 'pages', 'inline-scripts.json');
+  if (!fs.existsSync(listFile)) return [];
+  const listed = JSON.parse(fs.readFileSync(listFile, 'utf8')) as unknown;
+  // Only hash sources: a file that said more could not widen what the policy allows.
+  return Array.isArray(listed) ? listed.filter((hash): hash is string => typeof hash === 'string' && /^'sha256-[A-Za-z0-9+/]+=*'$/.test(hash)) : [];
 }

@@ -45,8 +45,14 @@ async function totalViews(): Promise<number> {
 const MAX_CODE_FILES = 12;
 
 /** Opens the page signed in and answers the API reads it made (without media), the early reads left untaken and the script and style files it loaded. */
-async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; untaken: number | null; preloads: number; codeFiles: string[] }> {
+async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; untaken: number | null; preloads: number; codeFiles: string[]; refused: string[] }> {
   const reads: string[] = [];
+  // Anything the page's Content-Security-Policy refused (the early reads' inline script must not be).
+  await page.addInitScript(() => {
+    const refused: string[] = [];
+    (window as unknown as { refusedByPolicy?: string[] }).refusedByPolicy = refused;
+    document.addEventListener('securitypolicyviolation', (event) => refused.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
   const codeFiles = new Set<string>();
   page.on('request', (request) => {
     const url = new URL(request.url());
@@ -65,6 +71,7 @@ async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; u
     reads: [],
     untaken: (window as unknown as { __taoEarlyRequests?: unknown[] }).__taoEarlyRequests?.length ?? null,
     preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+    refused: (window as unknown as { refusedByPolicy?: string[] }).refusedByPolicy ?? ['(no listener)'],
   })).then((state) => ({ ...state, reads, codeFiles: [...codeFiles] }));
 }
 
@@ -75,7 +82,8 @@ describe('a signed-in page\'s first load', () => {
   ])('%s: its route\'s code is preloaded in few files, the first reads were asked early and each is made once', async (path, expected) => {
     const context = await browser.newContext({ timezoneId: 'UTC' });
     try {
-      const { reads, untaken, preloads, codeFiles } = await firstLoad(await context.newPage(), path);
+      const { reads, untaken, preloads, codeFiles, refused } = await firstLoad(await context.newPage(), path);
+      expect(refused).toEqual([]);
       expect(preloads).toBeGreaterThan(0);
       expect(codeFiles.length, codeFiles.join('\n')).toBeLessThanOrEqual(MAX_CODE_FILES);
       // Every early read was taken by the app (none left over, none asked again).
