@@ -64,6 +64,20 @@ export interface LighthouseFigure {
   metrics: { fcp: number; lcp: number; tbt: number; cls: number; si: number };
   /** Audits that do not pass, heaviest first within each category. */
   failing: string[];
+  /** The median run's largest paint: its element and where its time went ('' when Lighthouse names none). */
+  largestPaint: string;
+}
+
+/** 'the <img …> of div > article …: time to first byte 460 ms, load delay 2,410 ms, …' from the median run. */
+function largestPaintOf(lhr: Result): string {
+  type Item = { node?: { selector?: string; nodeLabel?: string }; phase?: string; timing?: number };
+  const tables = ((lhr.audits['largest-contentful-paint-element']?.details as { items?: Array<{ items?: Item[] }> } | undefined)?.items ?? []).flatMap(
+    (table) => table.items ?? [],
+  );
+  const element = tables.find((item) => item.node)?.node;
+  if (!element) return '';
+  const phases = tables.filter((item) => item.phase).map((item) => `${item.phase} ${Math.round(item.timing ?? 0)} ms`);
+  return `${element.selector ?? element.nodeLabel ?? '?'}${phases.length > 0 ? `: ${phases.join(', ')}` : ''}`;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -190,6 +204,7 @@ export async function measureLighthouse(runs = 3, log: (line: string) => void = 
             si: metric('speed-index'),
           },
           failing: CATEGORIES.flatMap((category) => failingAudits(middle, category)),
+          largestPaint: largestPaintOf(middle),
         };
         figures.push(figure);
         log(formatFigure(figure));
@@ -210,6 +225,7 @@ export function formatFigure(figure: LighthouseFigure): string {
     `${figure.page.padEnd(12)} ${figure.preset.padEnd(7)} performance ${String(median(performance)).padStart(3)} (${spread}, ${performance.length} runs)  ` +
       `accessibility ${figure.accessibility}  best practices ${figure.bestPractices}  SEO ${figure.seo}`,
     `    FCP ${metrics.fcp} ms, LCP ${metrics.lcp} ms, TBT ${metrics.tbt} ms, CLS ${metrics.cls}, Speed Index ${metrics.si} ms`,
+    ...(figure.largestPaint ? [`    largest paint: ${figure.largestPaint}`] : []),
     ...figure.failing.slice(0, 6).map((line) => `    ${line}`),
   ];
   return lines.join('\n');
@@ -263,6 +279,11 @@ if (process.argv[1] === import.meta.filename) {
       (shortened.length > 0 ? ` Past the time budget (${BUDGET_MINUTES} min of runs, BENCH_LIGHTHOUSE_MINUTES), fewer runs (in brackets) for: ${shortened.join(', ')}.` : '') +
       '\n\n' +
       markdownTable(['page', 'preset', 'performance', 'accessibility', 'best practices', 'SEO', 'FCP / LCP', 'TBT', 'CLS', 'goal'], rows) +
-      `\n\nFailing audits of the median run, heaviest first (at most 5 per page):\n\n${audits.length > 0 ? audits.join('\n') : 'none'}`,
+      `\n\nFailing audits of the median run, heaviest first (at most 5 per page):\n\n${audits.length > 0 ? audits.join('\n') : 'none'}` +
+      `\n\nThe largest paint of the median mobile run (the element, and the parts of its time: the document's first byte, the wait before its picture was asked for, the picture's download, the wait until it was painted):\n\n` +
+      figures
+        .filter((figure) => figure.preset === 'mobile' && figure.largestPaint)
+        .map((figure) => `- ${figure.page}: ${figure.largestPaint}`)
+        .join('\n'),
   );
 }
