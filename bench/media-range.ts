@@ -17,6 +17,7 @@
  * (not the cached video).
  *
  *   npx tsx bench/media-range.ts [rounds, default 3] [seconds per run, default 5]
+ *   BENCH_CPU_PROF=<dir> has the product's process write a CPU profile there (node --cpu-prof).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -60,7 +61,7 @@ async function serve(dataDir: string): Promise<void> {
   process.on('disconnect', () => void app.close().then(() => process.exit(0)));
 }
 
-const startProduct = (dataDir: string) => forkAndWait<{ port: number; url: string }>(import.meta.filename, ['serve', dataDir]);
+const startProduct = (dataDir: string) => forkAndWait<{ port: number; url: string }>(import.meta.filename, ['serve', dataDir], process.env.BENCH_CPU_PROF ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] } : {});
 const stopProduct = (child: ChildProcess) => stopChild(child);
 
 // ── nginx ───────────────────────────────────────────────────────────────────────────────────────
