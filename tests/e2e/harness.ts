@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,25 @@ export const screenshotsDir = path.join(root, 'test-results', 'screenshots');
  * with <dir> inside the project, e.g. .tmp/mine), so that several people can build and test at once.
  */
 const dist = path.resolve(root, process.env.TAO_DIST ?? 'dist');
+
+/**
+ * The build's own inline scripts (scripts/route-pages.ts: the early reads), as the pages' documents hold
+ * them: each one whose SHA-256 the build lists in pages/inline-scripts.json (what the pages' policy allows).
+ */
+export function buildInlineScripts(): string[] {
+  const pagesDir = path.join(dist, 'client', 'pages');
+  const listFile = path.join(pagesDir, 'inline-scripts.json');
+  if (!fs.existsSync(listFile)) return [];
+  const allowed = new Set(JSON.parse(fs.readFileSync(listFile, 'utf8')) as string[]);
+  const texts = new Set<string>();
+  for (const file of fs.readdirSync(pagesDir).filter((name) => name.endsWith('.html'))) {
+    for (const match of fs.readFileSync(path.join(pagesDir, file), 'utf8').matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+      const text = match[1]!;
+      if (allowed.has(`'sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}'`)) texts.add(text);
+    }
+  }
+  return [...texts];
+}
 
 export interface RunningProduct {
   url: string;
