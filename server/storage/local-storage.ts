@@ -171,7 +171,10 @@ export class LocalStorage implements Storage {
         callback(null, chunk);
       },
     });
-    const out = fs.createWriteStream(partial, { flags: 'a', mode: 0o640, highWaterMark: 1024 * 1024 });
+    // Opened before the first byte is read: bytes handed to a stream still opening its file are dropped
+    // if the client goes away meanwhile; handed to an open file, they are written.
+    const handle = await fs.promises.open(partial, 'a', 0o640);
+    const out = fs.createWriteStream(partial, { fd: handle, highWaterMark: 1024 * 1024 });
     try {
       await pipeline(source, counter, out);
     } finally {
