@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../tests/utils/server-harness.ts';
+import { runCli } from './cli-program.ts';
 import { rootDir } from './config.ts';
 import { findUserByKey } from './modules/accounts/accounts.repository.ts';
 import { readViewCounters, rebuildViewCounters } from './modules/statistics/statistics.repository.ts';
@@ -25,7 +26,8 @@ async function cliEnv(server: TestServer): Promise<NodeJS.ProcessEnv> {
   return { ...base, DATABASE_URL: url.toString() };
 }
 
-function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+/** `npm run cli -- <args>` as its own process (tsx, as the script runs it): the entry, exit codes and output streams. */
+function runCliProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: rootDir, env, timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -34,11 +36,22 @@ function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
   });
 }
 
+/**
+ * The same program in this process (server/cli-program.ts, which the entry runs on the process's
+ * arguments, environment and streams): what each command does, without starting Node and tsx again.
+ */
+async function runCliHere(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { env, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
 describe('command line: usage', () => {
   const env = { ...process.env, LOG_LEVEL: 'silent' };
 
   it('prints the help', async () => {
-    const res = await runCli(env, ['help']);
+    const res = await runCliProcess(env, ['help']);
     expect(res.code).toBe(0);
     for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]',
       'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'help']) {
@@ -47,7 +60,7 @@ describe('command line: usage', () => {
   });
 
   it('refuses a missing or unknown command with exit code 2 and the usage', async () => {
-    const [none, unknown] = await Promise.all([runCli(env, []), runCli(env, ['destroy'])]);
+    const [none, unknown] = await Promise.all([runCliProcess(env, []), runCliProcess(env, ['destroy'])]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('No command given');
     expect(none.stderr).toContain('Usage: npm run cli -- <command>');
@@ -60,7 +73,7 @@ describeOnEachDatabase('command line', (server) => {
   let env: NodeJS.ProcessEnv;
   let admin: TestUser;
   let ana: TestUser;
-  const cli = (...args: string[]) => runCli(env, args);
+  const cli = (...args: string[]) => runCliHere(env, args);
   const me = (token: string) => call(server().app, { method: 'GET', url: '/api/me', token });
 
   beforeAll(async () => {
@@ -114,8 +127,8 @@ describeOnEachDatabase('command line', (server) => {
   });
 
   describe('users', () => {
-    it('lists the users in a table', async () => {
-      const res = await cli('users');
+    it('lists the users in a table (the command line as its own process, on this database)', async () => {
+      const res = await runCliProcess(env, ['users']);
       expect(res.code, res.stderr).toBe(0);
       const lines = res.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^id\s+user\s+nombre\s+rol\s+organizacion\s+bloqueado\s+otp$/);
@@ -199,7 +212,7 @@ describeOnEachDatabase('command line', (server) => {
 
 describeOnEachDatabase('command line: generate', (server) => {
   let env: NodeJS.ProcessEnv;
-  const cli = (...args: string[]) => runCli(env, args);
+  const cli = (...args: string[]) => runCliHere(env, args);
   const count = async (query: ReturnType<typeof sql<{ n: number | string }>>) => Number((await query.execute(server().db.kysely)).rows[0]!.n);
 
   beforeAll(async () => {

@@ -21,6 +21,6 @@ export function describeViolation(violation: Result): string {
  * rightly refuses the script axe injects.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).options({ resultTypes: ['violations'] }).analyze();
   return results.violations.map(describeViolation);
 }
