@@ -22,6 +22,11 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
+          // One module registry per worker, not per file: the full run is CPU-bound on 2 cores and
+          // re-importing the server (Fastify, Ajv, Kysely) for each file was about half its CPU time.
+          // Files keep no state between them (each builds its own app and database); checked with
+          // `--sequence.shuffle.files` (docs/DECISIONS.md, "Tests share a worker's modules").
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -33,6 +38,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['machines/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}', 'tests/ui/**/*.test.{ts,tsx}', 'tests/utils/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/utils/setup-ui.ts'],
+          // As the server's: React, Mantine and the router imported once per worker (about half the
+          // project's CPU time); jsdom is still a fresh window per file.
+          isolate: false,
           testTimeout: 20_000,
         },
       },
