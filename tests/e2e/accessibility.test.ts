@@ -469,6 +469,11 @@ const outline = (field: Locator) =>
   });
 
 const isFocused = (target: Locator) => target.evaluate((element) => element === document.activeElement);
+/**
+ * How long focus may take to land: the page moves it once rendered, which on the 2 busy cores of a
+ * full test run took over a second (expect.poll's default) at times.
+ */
+const FOCUS_WAIT = { timeout: 10_000 };
 
 describe('focus in Chromium', () => {
   let context: BrowserContext;
@@ -485,7 +490,7 @@ describe('focus in Chromium', () => {
     await visit(page, '/', null);
     const user = page.getByLabel('Usuario', { exact: true });
     const password = page.getByLabel('Contraseña', { exact: true });
-    await expect.poll(() => isFocused(user)).toBe(true);
+    await expect.poll(() => isFocused(user), FOCUS_WAIT).toBe(true);
     const ring = await outline(user);
     expect(ring.style).not.toBe('none');
     expect(ring.width).toBeGreaterThanOrEqual(2);
@@ -506,17 +511,17 @@ describe('focus in Chromium', () => {
     await page.keyboard.press('Enter');
     const heading = page.getByRole('heading', { level: 1, name: title });
     await heading.waitFor();
-    await expect.poll(() => isFocused(heading)).toBe(true);
+    await expect.poll(() => isFocused(heading), FOCUS_WAIT).toBe(true);
 
     await page.getByRole('link', { name: 'Volver' }).click();
     await page.waitForURL((url) => url.pathname === '/videos');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName ?? '')).toBe('H1');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName ?? ''), FOCUS_WAIT).toBe('H1');
     expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
 
     await userMenu(page).click();
     await page.getByRole('menuitem', { name: 'Ver estadísticas' }).click();
     await page.waitForURL((url) => url.pathname === '/statistics');
-    await expect.poll(() => isFocused(page.getByRole('heading', { level: 1 }))).toBe(true);
+    await expect.poll(() => isFocused(page.getByRole('heading', { level: 1 })), FOCUS_WAIT).toBe(true);
   });
 
   it('a wrong one-time code is cleared and its field focused, ready for the next code', async () => {
@@ -526,6 +531,6 @@ describe('focus in Chromium', () => {
     await modal.getByRole('button', { name: 'Entrar' }).click();
     await modal.getByText('El código no es válido').waitFor();
     expect(await code.inputValue()).toBe('');
-    await expect.poll(() => isFocused(code)).toBe(true);
+    await expect.poll(() => isFocused(code), FOCUS_WAIT).toBe(true);
   });
 });
