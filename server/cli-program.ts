@@ -27,6 +27,7 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
 }
+
 const USAGE = `Contenido audiovisual TAO — administration
 
 Usage: npm run cli -- <command> [arguments]
