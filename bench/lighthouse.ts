@@ -11,6 +11,8 @@
  * Lighthouse runs, the remaining pages are run once (the report says which).
  *
  *   npm run build && npx tsx bench/lighthouse.ts [runs per page and preset, default 3]
+ *   (BENCH_LIGHTHOUSE_PAGES=/videos,/statistics and BENCH_LIGHTHOUSE_PRESETS=mobile: only those;
+ *   BENCH_LIGHTHOUSE_SAVE=<dir>: each run's full report as JSON there, to open in the Lighthouse viewer)
  *   (or scripts/build-apart.sh <name> and TAO_DIST=.tmp/<name>/dist, bench/built-server.ts)
  *
  * Data: a fresh built product (bench/built-server.ts, signed up as its first administrator) with the demo library (`demo --videos 8`,
@@ -164,12 +166,17 @@ export async function measureLighthouse(runs = 3, log: (line: string) => void = 
       { name: '/videos/$id', path: `/videos/${demoVideo.id}`, signedIn: true },
       { name: '/statistics', path: '/statistics', signedIn: true },
     ];
+    // BENCH_LIGHTHOUSE_PAGES=/videos,/statistics and BENCH_LIGHTHOUSE_PRESETS=mobile narrow a run to what one works on.
+    const onlyPages = (process.env.BENCH_LIGHTHOUSE_PAGES ?? '').split(',').filter(Boolean);
+    const onlyPresets = (process.env.BENCH_LIGHTHOUSE_PRESETS ?? '').split(',').filter(Boolean);
+    const chosenPages = pages.filter((page) => onlyPages.length === 0 || onlyPages.includes(page.name));
+    const presets = (['mobile', 'desktop'] as const).filter((preset) => onlyPresets.length === 0 || onlyPresets.includes(preset));
     chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
     const figures: LighthouseFigure[] = [];
     const shortened: string[] = [];
     const started = Date.now();
-    for (const preset of ['mobile', 'desktop'] as const) {
-      for (const page of pages) {
+    for (const preset of presets) {
+      for (const page of chosenPages) {
         const results: Result[] = [];
         for (let run = 0; run < runs; run++) {
           if (run > 0 && Date.now() - started > BUDGET_MINUTES * 60_000) {
@@ -180,10 +187,16 @@ export async function measureLighthouse(runs = 3, log: (line: string) => void = 
           await prepareStorage(port, product, page.signedIn ? token : null);
           const url = `${product.url}${page.path}`;
           // one more try when Lighthouse cannot load the page (a busy machine), then it is an error
-          results.push(await runOnce(port, url, preset).catch((error: unknown) => {
+          const lhr = await runOnce(port, url, preset).catch((error: unknown) => {
             log(`    retrying once: ${String(error)}`);
             return runOnce(port, url, preset);
-          }));
+          });
+          results.push(lhr);
+          if (process.env.BENCH_LIGHTHOUSE_SAVE) {
+            const file = path.join(process.env.BENCH_LIGHTHOUSE_SAVE, `${page.name.replace(/\W+/g, '_') || 'root'}-${preset}-${run}.json`);
+            fs.mkdirSync(path.dirname(file), { recursive: true });
+            fs.writeFileSync(file, JSON.stringify(lhr));
+          }
         }
         const performance = results.map((lhr) => Math.round((lhr.categories.performance?.score ?? 0) * 100));
         const middle = results[performance.indexOf(median(performance))]!;
