@@ -84,7 +84,11 @@ describe('the library in Chromium', () => {
     const all = await titles();
     expect(all).toHaveLength(DEMO_VIDEOS);
     const first = cards().first();
-    await expect(first.getByRole('img', { name: /^Miniatura de / }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    const thumbnail = first.getByRole('img', { name: /^Miniatura de / });
+    await expect(thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    // The picture fills its frame: no grey strip under it (an inline image's descender once left 7 px).
+    const [pictureHeight, frameHeight] = await thumbnail.evaluate((img: HTMLImageElement) => [img.getBoundingClientRect().height, img.parentElement!.getBoundingClientRect().height]);
+    expect(Math.abs(frameHeight! - pictureHeight!)).toBeLessThan(1);
     expect(await first.getByText(/^\d+:\d\d$/).innerText()).toMatch(/^0:(0[89]|1\d|20)$/);
     expect(await cards().getByText('No visto').count()).toBe(DEMO_VIDEOS);
     await screenshot(page, 'library-desktop');

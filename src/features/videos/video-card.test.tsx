@@ -5,7 +5,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { renderWithTheme } from '../../../tests/utils/render.tsx';
 import { stubIntersectionObserver, stubMatchMedia } from '../../../tests/utils/setup-ui.ts';
 import { placeholderVideos, PLACEHOLDER_COUNT } from './placeholder-videos.ts';
-import { TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
+import { PREVIEW_SETTLE_MS, TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
 
 type Video = components['schemas']['Video'];
 
@@ -187,16 +187,41 @@ describe('VideoCard preview', () => {
     expect(preview()).toBeNull();
   });
 
-  it('on a touch screen plays the preview while most of the card is in view, not on hover', async () => {
-    stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
-    const { report } = stubIntersectionObserver();
-    renderCard();
-    fireEvent.mouseEnter(card());
-    expect(preview()).toBeNull();
-    act(() => report(0.8));
-    expect(preview()).not.toBeNull();
-    act(() => report(0.4));
-    expect(preview()).toBeNull();
+  it('on a touch screen plays the preview once most of the card has stayed in view a moment, not on hover', () => {
+    vi.useFakeTimers();
+    try {
+      stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
+      const { report } = stubIntersectionObserver();
+      renderCard();
+      fireEvent.mouseEnter(card());
+      expect(preview()).toBeNull();
+      act(() => report(0.8));
+      act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS - 1));
+      expect(preview()).toBeNull();
+      act(() => vi.advanceTimersByTime(1));
+      expect(preview()).not.toBeNull();
+      act(() => report(0.4));
+      expect(preview()).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('on a touch screen does not start the preview of a card the user scrolls past', () => {
+    vi.useFakeTimers();
+    try {
+      stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
+      const { report } = stubIntersectionObserver();
+      renderCard();
+      act(() => report(0.9));
+      act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS / 2));
+      expect(preview()).toBeNull();
+      act(() => report(0.3));
+      act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS * 2));
+      expect(preview()).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -16,6 +16,11 @@ type Etiqueta = components['schemas']['Etiqueta'];
 export const TOUCH_SCREEN_QUERY = '(max-width: 639px) and (hover: none)';
 /** On a touch screen the preview plays while this much of the card is in view. */
 export const PREVIEW_IN_VIEW_RATIO = 0.75;
+/**
+ * …once the card has stayed that much in view this long: a card the user scrolls past does not
+ * download its preview, and the first screen's pictures arrive before any preview competes with them.
+ */
+export const PREVIEW_SETTLE_MS = 800;
 
 export interface VideoCardProps {
   video: Video;
@@ -68,12 +73,20 @@ function usePreview(enabled: boolean) {
       setInView(false);
       return;
     }
+    let settle: ReturnType<typeof setTimeout> | undefined;
     const observer = new IntersectionObserver(
-      ([entry]) => setInView(Boolean(entry && entry.intersectionRatio >= PREVIEW_IN_VIEW_RATIO)),
+      ([entry]) => {
+        clearTimeout(settle);
+        if (entry && entry.intersectionRatio >= PREVIEW_IN_VIEW_RATIO) settle = setTimeout(() => setInView(true), PREVIEW_SETTLE_MS);
+        else setInView(false);
+      },
       { threshold: [0, PREVIEW_IN_VIEW_RATIO, 1] },
     );
     observer.observe(element);
-    return () => observer.disconnect();
+    return () => {
+      clearTimeout(settle);
+      observer.disconnect();
+    };
   }, [enabled, touchScreen]);
 
   return {
@@ -127,8 +140,11 @@ function LoadedCard({
               src={video.urlThumbnail}
               alt={libraryMessages.thumbnailAlt(video.titulo)}
               loading={firstRow ? 'eager' : 'lazy'}
-              fetchPriority={firstRow ? 'high' : 'auto'}
-              style={{ objectFit: 'cover' }}
+              // The others low, so the browser does not raise those it finds in the window to the first row's.
+              fetchPriority={firstRow ? 'high' : 'low'}
+              // A block: as an inline image it left a line's descender (7 px) of grey under the picture,
+              // which the preview and the badges, placed on the whole section, then covered or sat on.
+              style={{ objectFit: 'cover', display: 'block' }}
             />
           ) : (
             <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
