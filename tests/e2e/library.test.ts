@@ -231,6 +231,9 @@ describe('the library in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
 
     const video = page.locator('video').first();
+    // The player fills its 16:9 frame: no strip under it.
+    const [playerHeight, playerFrameHeight] = await video.evaluate((element: HTMLVideoElement) => [element.getBoundingClientRect().height, element.parentElement!.getBoundingClientRect().height]);
+    expect(Math.abs(playerFrameHeight! - playerHeight!)).toBeLessThan(1);
     await video.evaluate(async (element: HTMLVideoElement) => {
       element.muted = true;
       await element.play();
