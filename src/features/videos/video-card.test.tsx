@@ -187,12 +187,18 @@ describe('VideoCard preview', () => {
     expect(preview()).toBeNull();
   });
 
-  it('on a touch screen plays the preview once most of the card has stayed in view a moment, not on hover', () => {
+  /** A card on a touch screen, with fake timers (restored by the caller's `finally`): how much of it is in view is reported by `report`. */
+  const touchScreenCard = () => {
     vi.useFakeTimers();
+    stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
+    const { report } = stubIntersectionObserver();
+    renderCard();
+    return report;
+  };
+
+  it('on a touch screen plays the preview once most of the card has stayed in view a moment, not on hover', () => {
     try {
-      stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
-      const { report } = stubIntersectionObserver();
-      renderCard();
+      const report = touchScreenCard();
       fireEvent.mouseEnter(card());
       expect(preview()).toBeNull();
       act(() => report(0.8));
@@ -208,11 +214,8 @@ describe('VideoCard preview', () => {
   });
 
   it('on a touch screen does not start the preview of a card the user scrolls past', () => {
-    vi.useFakeTimers();
     try {
-      stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
-      const { report } = stubIntersectionObserver();
-      renderCard();
+      const report = touchScreenCard();
       act(() => report(0.9));
       act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS / 2));
       expect(preview()).toBeNull();
