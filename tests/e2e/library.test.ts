@@ -85,7 +85,8 @@ describe('the library in Chromium', () => {
     expect(all).toHaveLength(DEMO_VIDEOS);
     const first = cards().first();
     const thumbnail = first.getByRole('img', { name: /^Miniatura de / });
-    await expect(thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    // Loaded (it may still be arriving when the list shows, on a busy machine).
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
     // The picture fills its frame: no grey strip under it (an inline image's descender once left 7 px).
     const [pictureHeight, frameHeight] = await thumbnail.evaluate((img: HTMLImageElement) => [img.getBoundingClientRect().height, img.parentElement!.getBoundingClientRect().height]);
     expect(Math.abs(frameHeight! - pictureHeight!)).toBeLessThan(1);
