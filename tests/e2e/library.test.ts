@@ -39,6 +39,9 @@ afterAll(async () => {
 
 const grid = () => page.getByRole('list', { name: 'Videos' });
 const cards = () => grid().getByRole('listitem');
+/** How far the element's height is from its frame's (its parent's), in pixels. */
+const gapUnder = (element: Locator) =>
+  element.evaluate((node) => Math.abs(node.parentElement!.getBoundingClientRect().height - node.getBoundingClientRect().height));
 const card = (title: string) => cards().filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
 const search = () => new URL(page.url()).searchParams;
@@ -88,8 +91,7 @@ describe('the library in Chromium', () => {
     // Loaded (it may still be arriving when the list shows, on a busy machine).
     await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
     // The picture fills its frame: no grey strip under it (an inline image's descender once left 7 px).
-    const [pictureHeight, frameHeight] = await thumbnail.evaluate((img: HTMLImageElement) => [img.getBoundingClientRect().height, img.parentElement!.getBoundingClientRect().height]);
-    expect(Math.abs(frameHeight! - pictureHeight!)).toBeLessThan(1);
+    expect(await gapUnder(thumbnail)).toBeLessThan(1);
     expect(await first.getByText(/^\d+:\d\d$/).innerText()).toMatch(/^0:(0[89]|1\d|20)$/);
     expect(await cards().getByText('No visto').count()).toBe(DEMO_VIDEOS);
     await screenshot(page, 'library-desktop');
@@ -233,8 +235,7 @@ describe('the library in Chromium', () => {
 
     const video = page.locator('video').first();
     // The player fills its 16:9 frame: no strip under it.
-    const [playerHeight, playerFrameHeight] = await video.evaluate((element: HTMLVideoElement) => [element.getBoundingClientRect().height, element.parentElement!.getBoundingClientRect().height]);
-    expect(Math.abs(playerFrameHeight! - playerHeight!)).toBeLessThan(1);
+    expect(await gapUnder(video)).toBeLessThan(1);
     await video.evaluate(async (element: HTMLVideoElement) => {
       element.muted = true;
       await element.play();
@@ -256,17 +257,23 @@ describe('the library in Chromium', () => {
       await new Promise((resolve) => element.addEventListener('seeked', resolve, { once: true }));
     });
     const saved = page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes('/api/videos/'));
-    const mediaEvents = await video.evaluate(async (element: HTMLVideoElement) => {
+    await video.evaluate(async (element: HTMLVideoElement) => {
+      // Kept on the element (the pause event comes after this returns), for the message below.
       const seen: string[] = [];
+      Object.assign(element, { seenEvents: seen });
       for (const type of ['play', 'waiting', 'playing', 'pause', 'seeked', 'ended']) element.addEventListener(type, () => seen.push(type));
       await element.play();
       element.pause();
-      return seen;
     });
     // Seen once under a full run's load (not reproduced since): say what the media did if no save comes.
     await saved.catch(async (error: unknown) => {
-      const media = await video.evaluate((element: HTMLVideoElement) => ({ currentTime: element.currentTime, paused: element.paused, readyState: element.readyState }));
-      throw new Error(`no PATCH of the position after play and pause (media events ${mediaEvents.join(', ')}; media ${JSON.stringify(media)})`, { cause: error });
+      const media = await video.evaluate((element: HTMLVideoElement & { seenEvents?: string[] }) => ({
+        events: element.seenEvents ?? [],
+        currentTime: element.currentTime,
+        paused: element.paused,
+        readyState: element.readyState,
+      }));
+      throw new Error(`no PATCH of the position after play and pause (media ${JSON.stringify(media)})`, { cause: error });
     });
 
     await page.getByRole('link', { name: 'Volver' }).click();

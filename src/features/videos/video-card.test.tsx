@@ -53,6 +53,7 @@ const card = () => screen.getByRole('article', { name: 'Paseo por el parque' });
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 describe('VideoCard', () => {
@@ -187,7 +188,7 @@ describe('VideoCard preview', () => {
     expect(preview()).toBeNull();
   });
 
-  /** A card on a touch screen, with fake timers (restored by the caller's `finally`): how much of it is in view is reported by `report`. */
+  /** A card on a touch screen, with fake timers (real again after each test): how much of it is in view is reported by `report`. */
   const touchScreenCard = () => {
     vi.useFakeTimers();
     stubMatchMedia((query) => query === TOUCH_SCREEN_QUERY);
@@ -197,34 +198,26 @@ describe('VideoCard preview', () => {
   };
 
   it('on a touch screen plays the preview once most of the card has stayed in view a moment, not on hover', () => {
-    try {
-      const report = touchScreenCard();
-      fireEvent.mouseEnter(card());
-      expect(preview()).toBeNull();
-      act(() => report(0.8));
-      act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS - 1));
-      expect(preview()).toBeNull();
-      act(() => vi.advanceTimersByTime(1));
-      expect(preview()).not.toBeNull();
-      act(() => report(0.4));
-      expect(preview()).toBeNull();
-    } finally {
-      vi.useRealTimers();
-    }
+    const report = touchScreenCard();
+    fireEvent.mouseEnter(card());
+    expect(preview()).toBeNull();
+    act(() => report(0.8));
+    act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS - 1));
+    expect(preview()).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(preview()).not.toBeNull();
+    act(() => report(0.4));
+    expect(preview()).toBeNull();
   });
 
   it('on a touch screen does not start the preview of a card the user scrolls past', () => {
-    try {
-      const report = touchScreenCard();
-      act(() => report(0.9));
-      act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS / 2));
-      expect(preview()).toBeNull();
-      act(() => report(0.3));
-      act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS * 2));
-      expect(preview()).toBeNull();
-    } finally {
-      vi.useRealTimers();
-    }
+    const report = touchScreenCard();
+    act(() => report(0.9));
+    act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS / 2));
+    expect(preview()).toBeNull();
+    act(() => report(0.3));
+    act(() => vi.advanceTimersByTime(PREVIEW_SETTLE_MS * 2));
+    expect(preview()).toBeNull();
   });
 });
 

@@ -6,9 +6,8 @@
  */
 import * as OTPAuth from 'otpauth';
 import type { SignedIn } from '../../e2e/session.ts';
-import type { RunningProduct } from '../../e2e/harness.ts';
-import { cli, fetchApi } from '../../e2e/session.ts';
-import { api, type Instance } from './world.ts';
+import { cli } from '../../e2e/session.ts';
+import { api, apiResponse, type Instance } from './world.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -99,7 +98,7 @@ export async function failSignIns(instance: Instance, user: string, count: numbe
 export async function failCodes(instance: Instance, user: string, secret: string, pendingToken: string, count: number): Promise<void> {
   for (let attempt = 0; attempt < count; attempt += 1) {
     // Each must be refused as a wrong code (counted by the server), or the path's later lock is not the fifth.
-    const answer = await fetchApi({ url: instance.url } as RunningProduct, 'POST', '/api/mfa', { user, mfaCode: wrongCode(secret, user) }, pendingToken);
+    const answer = await apiResponse(instance, 'POST', '/api/mfa', { user, mfaCode: wrongCode(secret, user) }, pendingToken);
     const body = await answer.text();
     if (answer.status !== 401 || !body.includes('invalid-mfa-token')) {
       throw new Error(`wrong code ${attempt + 1} of ${count} was answered ${answer.status} ${body}, not 401 invalid-mfa-token`);

@@ -7,7 +7,7 @@
 import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
 import { startProduct, type RunningProduct } from '../../e2e/harness.ts';
-import { callApi, registerThroughApi, type SignedIn } from '../../e2e/session.ts';
+import { callApi, fetchApi, registerThroughApi, type SignedIn } from '../../e2e/session.ts';
 
 export interface Instance {
   url: string;
@@ -36,6 +36,10 @@ export async function startInstance(): Promise<Instance> {
 /** A call to the instance's API, as a client makes it. */
 export const api = (instance: Instance, method: string, url: string, body?: unknown, bearer?: string) =>
   callApi({ url: instance.url } as RunningProduct, method, url, body, bearer);
+
+/** The same call's response, whatever its status. */
+export const apiResponse = (instance: Instance, method: string, url: string, body?: unknown, bearer?: string) =>
+  fetchApi({ url: instance.url } as RunningProduct, method, url, body, bearer);
 
 /** Signs in through the API with a password and the authenticator's secret (the second factor). */
 export async function signInThroughApi(instance: Instance, user: string, password: string, totpSecret: string): Promise<SignedIn> {
