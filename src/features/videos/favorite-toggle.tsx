@@ -1,5 +1,6 @@
-import { ActionIcon, Tooltip, type ActionIconProps } from '@mantine/core';
+import { ActionIcon, type ActionIconProps } from '@mantine/core';
 import { IconHeart, IconHeartFilled } from '@tabler/icons-react';
+import { HoverTooltip } from '../../components/hover-tooltip.tsx';
 import { libraryMessages } from '../../lib/messages.ts';
 
 export interface FavoriteToggleProps extends Pick<ActionIconProps, 'size'> {
@@ -15,7 +16,7 @@ export interface FavoriteToggleProps extends Pick<ActionIconProps, 'size'> {
 export function FavoriteToggle({ favorite, onChange, busy = false, size = 'lg' }: FavoriteToggleProps) {
   const Icon = favorite ? IconHeartFilled : IconHeart;
   return (
-    <Tooltip label={favorite ? libraryMessages.removeFavorite : libraryMessages.addFavorite} withArrow openDelay={400}>
+    <HoverTooltip label={favorite ? libraryMessages.removeFavorite : libraryMessages.addFavorite}>
       <ActionIcon
         variant="subtle"
         color="red.8"
@@ -29,6 +30,6 @@ export function FavoriteToggle({ favorite, onChange, busy = false, size = 'lg' }
       >
         <Icon size={20} aria-hidden />
       </ActionIcon>
-    </Tooltip>
+    </HoverTooltip>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type ElementType, type ReactElement } from 'react';
-import { ActionIcon, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useEffect, useRef, useState, type ElementType } from 'react';
+import { ActionIcon, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
+import { HoverTooltip } from '../../components/hover-tooltip.tsx';
 import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { Description } from './description.tsx';
@@ -228,37 +229,22 @@ function LoadedCard({
             <FavoriteToggle favorite={video.favorito} busy={favoriteBusy} onChange={(favorite) => onFavoriteChange(video, favorite)} />
             {isAdmin && (
               <>
-                <ActionTooltip label={libraryMessages.edit(video.titulo)}>
+                <HoverTooltip hideOnClick label={libraryMessages.edit(video.titulo)}>
                   <ActionIcon variant="subtle" color="gray.8" size="lg" aria-label={libraryMessages.edit(video.titulo)} disabled={!onEdit} onClick={() => onEdit?.(video)}>
                     <IconPencil size={18} aria-hidden />
                   </ActionIcon>
-                </ActionTooltip>
-                <ActionTooltip label={libraryMessages.remove(video.titulo)}>
+                </HoverTooltip>
+                <HoverTooltip hideOnClick label={libraryMessages.remove(video.titulo)}>
                   <ActionIcon variant="subtle" color="red.8" size="lg" aria-label={libraryMessages.remove(video.titulo)} disabled={!onDelete} onClick={() => onDelete?.(video)}>
                     <IconTrash size={18} aria-hidden />
                   </ActionIcon>
-                </ActionTooltip>
+                </HoverTooltip>
               </>
             )}
           </Group>
         </Group>
       </Stack>
     </Card>
-  );
-}
-
-/**
- * A card action's name as a tooltip under the pointer. A click puts it away until the pointer leaves:
- * the action opens a dialog, and a tooltip left over the page would float outside it.
- */
-function ActionTooltip({ label, children }: { label: string; children: ReactElement }) {
-  const [clicked, setClicked] = useState(false);
-  return (
-    <Tooltip label={label} withArrow openDelay={400} opened={clicked ? false : undefined}>
-      <Box component="span" display="inline-flex" onClickCapture={() => setClicked(true)} onMouseLeave={() => setClicked(false)}>
-        {children}
-      </Box>
-    </Tooltip>
   );
 }
 
