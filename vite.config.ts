@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { writeRoutePages } from './scripts/route-pages.ts';
+import { themeStylesheet } from './scripts/theme-stylesheet.ts';
 import { isChunkProbe, signedInChunks } from './scripts/signed-in-chunks.ts';
 
 /** The signed-in pages' code in few files (scripts/signed-in-chunks.ts): a probe build first, then these groups. */
@@ -40,14 +41,16 @@ function clientBuildOutput(): Plugin {
       privateDir = path.resolve(outDir, '..', PRIVATE_BUILD_DIR_NAME);
     },
     async closeBundle() {
-      // Each page's copy of index.html with its route's code preloaded, and the signed-in pages' first
-      // reads asked for before the app runs (scripts/route-pages.ts, src/lib/early-requests.ts).
+      // Each page's copy of index.html with its route's code preloaded, the theme's CSS variables as a
+      // stylesheet, and the signed-in pages' first reads asked for before the app runs
+      // (scripts/route-pages.ts, scripts/theme-stylesheet.ts, src/lib/early-requests.ts).
       const manifestFile = path.join(outDir, '.vite', 'manifest.json');
       await writeRoutePages({
         root,
         outDir,
         manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')),
         early: { source: 'src/lib/early-requests.ts', paths: ['/videos', '/videos/$id', '/statistics'] },
+        themeCss: themeStylesheet(),
       });
       fs.rmSync(privateDir, { recursive: true, force: true });
       const files = fs.readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());

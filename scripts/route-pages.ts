@@ -19,6 +19,9 @@ import { minify, transformWithOxc } from 'vite';
  * inline script followed by a call of its `startEarlyRequests()`: their first API reads start as the
  * document is parsed. The inline script's hash is in `pages/inline-scripts.json`; the server allows
  * it, and nothing else inline, in those documents' Content-Security-Policy.
+ * With `themeCss` (scripts/theme-stylesheet.ts), every page's document also links that stylesheet,
+ * written as `assets/theme-<hash>.css`, after its own: the theme's CSS variables the app would
+ * otherwise compute as it starts (src/main.tsx leaves them out when they are there).
  */
 
 interface ManifestChunk {
@@ -98,11 +101,13 @@ export async function writeRoutePages({
   outDir,
   manifest,
   early,
+  themeCss,
 }: {
   root: string;
   outDir: string;
   manifest: Manifest;
   early?: { source: string; paths: string[] };
+  themeCss?: string;
 }): Promise<RoutePage[]> {
   const routesDir = path.join(root, 'src/routes');
   const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
@@ -119,6 +124,12 @@ export async function writeRoutePages({
     .map((file) => file.replace(/\.tsx?$/, '').split(path.sep).join('/'));
   const pages: RoutePage[] = [];
   fs.rmSync(path.join(outDir, 'pages'), { recursive: true, force: true });
+  let themeLink = '';
+  if (themeCss) {
+    const themeFile = `assets/theme-${crypto.createHash('sha256').update(themeCss).digest('base64url').slice(0, 8)}.css`;
+    fs.writeFileSync(path.join(outDir, themeFile), themeCss);
+    themeLink = `    <link rel="stylesheet" crossorigin href="/${themeFile}">`;
+  }
   for (const id of routeIds) {
     // A layout (a file with a folder of the same name) and the root are not pages of their own.
     if (id === '__root' || fs.existsSync(path.join(routesDir, id))) continue;
@@ -141,6 +152,14 @@ export async function writeRoutePages({
     const { path: routePathText, pattern } = routePath(id);
     const file = `pages/${id.split('/').filter((segment) => !segment.startsWith('_') && segment !== 'index').join('.')}.html`;
     let html = indexHtml.replace(/\n\s*<\/head>/, `\n${links}\n  </head>`);
+    if (themeLink) {
+      // After the entry's stylesheet, where the provider's own <style> would have come.
+      const stylesheets = [...html.matchAll(/^\s*<link rel="stylesheet"[^>]*>$/gm)];
+      const last = stylesheets.at(-1);
+      if (!last || last.index === undefined) throw new Error('index.html has no stylesheet link');
+      const end = last.index + last[0].length;
+      html = `${html.slice(0, end)}\n${themeLink}${html.slice(end)}`;
+    }
     if (earlyScript && early?.paths.includes(routePathText)) {
       // Inline, before the app's script, its stylesheet and the preloads: it runs as the parser meets
       // it, so the reads are asked before the preloads take the browser's six connections (HTTP/1.1),

@@ -3,20 +3,30 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { RouterProvider } from '@tanstack/react-router';
-import { cssVariablesResolver, theme } from './lib/theme.ts';
+import { providerSettings, THEME_VARIABLE_PROBE } from './lib/theme.ts';
 import { createApp } from './router.tsx';
-
-const { router } = createApp();
+import { afterYielding } from './lib/yield-to-browser.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    {/* All the theme's CSS variables from here (deduplicateCssVariables={false}): the stylesheet does
-        not carry Mantine's 27 KB default-css-variables.css, which the provider computes anyway. */}
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" deduplicateCssVariables={false}>
-      <RouterProvider router={router} />
-    </MantineProvider>
-  </StrictMode>,
-);
+// A signed-in page's document brings the theme's CSS variables and Mantine's global classes as a
+// stylesheet built with the same settings (scripts/theme-stylesheet.ts): the provider then writes
+// neither. Elsewhere (the sign-in page), or if that stylesheet did not load, it computes them.
+const themeInStylesheet = getComputedStyle(document.documentElement).getPropertyValue(THEME_VARIABLE_PROBE) !== '';
+
+// Three tasks instead of one: running the app's code, building the app (query cache, session,
+// router), then its first render. Between them the browser may paint, take input or run what
+// arrived from the network (docs/DECISIONS.md, "Less work in the first render").
+afterYielding(() => {
+  const { router } = createApp();
+  afterYielding(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <MantineProvider {...providerSettings} withCssVariables={!themeInStylesheet} withGlobalClasses={!themeInStylesheet}>
+          <RouterProvider router={router} />
+        </MantineProvider>
+      </StrictMode>,
+    );
+  });
+});

@@ -128,4 +128,50 @@ describe('a signed-in page\'s first load', () => {
       await context.close();
     }
   });
+
+  it('a signed-in page brings the theme as a stylesheet: every variable and global class as the sign-in page computes them', async () => {
+    const signedOut = await browser.newContext();
+    const signedIn = await browser.newContext();
+    try {
+      // The sign-in page: MantineProvider writes the theme's variables and the global classes itself.
+      const login = await signedOut.newPage();
+      await login.goto(`${product.url}/`);
+      await login.getByRole('main').waitFor();
+      const computed = await login.evaluate(() => {
+        // The provider's own: the variables ("true") and the global classes ("classes"), not components' inline styles.
+        const styles = [...document.querySelectorAll('style[data-mantine-styles="true"], style[data-mantine-styles="classes"]')].map((style) => style.textContent ?? '');
+        const names = [...new Set(styles.join('\n').match(/--mantine-[\w-]+(?=\s*:)/g) ?? [])];
+        const root = getComputedStyle(document.documentElement);
+        return { styles: styles.length, values: Object.fromEntries(names.map((name) => [name, root.getPropertyValue(name).trim()])) };
+      });
+      expect(computed.styles).toBe(2);
+      expect(Object.keys(computed.values).length).toBeGreaterThan(300);
+
+      // A signed-in page: the same values from the build's stylesheet, and nothing written at run time.
+      const page = await signedIn.newPage();
+      await firstLoad(page, '/videos');
+      const fromStylesheet = await page.evaluate((names) => {
+        const root = getComputedStyle(document.documentElement);
+        const probe = document.createElement('div');
+        probe.className = 'mantine-hidden-from-xs';
+        document.body.append(probe);
+        const hidden = getComputedStyle(probe).display;
+        probe.remove();
+        return {
+          styles: document.querySelectorAll('style[data-mantine-styles="true"], style[data-mantine-styles="classes"]').length,
+          sheet: [...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => /\/assets\/theme-[\w-]+\.css$/.test(link.getAttribute('href') ?? '')),
+          values: Object.fromEntries(names.map((name) => [name, root.getPropertyValue(name).trim()])),
+          hidden,
+        };
+      }, Object.keys(computed.values));
+      expect(fromStylesheet.sheet).toBe(true);
+      expect(fromStylesheet.styles).toBe(0);
+      expect(fromStylesheet.values).toEqual(computed.values);
+      // Mantine's global classes came too (hiddenFrom/visibleFrom): 'hidden from xs' on a 1280 px window.
+      expect(fromStylesheet.hidden).toBe('none');
+    } finally {
+      await signedOut.close();
+      await signedIn.close();
+    }
+  });
 });
