@@ -81,6 +81,35 @@ function clientBuildOutput(): Plugin {
   };
 }
 
+/**
+ * Mantine computes its default theme's CSS variables (every shade and variant of fourteen colours)
+ * when its code is first run, only to leave out of the provider's variables those equal to the
+ * defaults, which this app never asks for (`deduplicateCssVariables: false`, src/lib/theme.ts). On a
+ * phone that was about 30 ms (at Lighthouse's 4× slowdown) of every page's start. This computes them
+ * the first time they are needed instead; the build fails if Mantine's file no longer reads as
+ * expected (a new version), rather than silently doing the work again.
+ */
+function lazyMantineDefaultVariables(): Plugin {
+  const file = /@mantine\/core\/esm\/core\/MantineProvider\/MantineCssVariables\/remove-default-variables\.mjs$/;
+  const computed = 'const defaultCssVariables = defaultCssVariablesResolver(DEFAULT_THEME);';
+  return {
+    name: 'tao-lazy-mantine-default-variables',
+    apply: 'build',
+    transform(code, id) {
+      if (!file.test(id.split('?')[0]!)) return null;
+      if (!code.includes(computed) || (code.match(/defaultCssVariables\./g) ?? []).length !== 3) {
+        throw new Error(`${id}: Mantine's default variables are no longer computed as this build expects; check lazyMantineDefaultVariables in vite.config.ts`);
+      }
+      return {
+        code: code
+          .replace(computed, 'let defaultCssVariables;\nconst defaults = () => (defaultCssVariables ??= defaultCssVariablesResolver(DEFAULT_THEME));')
+          .replace(/defaultCssVariables\./g, 'defaults().'),
+        map: null,
+      };
+    },
+  };
+}
+
 function moveFile(from: string, to: string) {
   fs.mkdirSync(path.dirname(to), { recursive: true });
   fs.renameSync(from, to);
@@ -98,6 +127,7 @@ export default defineConfig({
       codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent'], ['pendingComponent']] },
     }),
     react(),
+    lazyMantineDefaultVariables(),
     signedIn.plugin,
     // The probe writes nothing: no pages, no compressed copies.
     ...(isChunkProbe() ? [] : [clientBuildOutput()]),
