@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Center, Loader, Stack } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ssoMachine } from '../../../machines/sso/sso.machine.ts';
@@ -33,8 +33,16 @@ export function SsoSplash() {
  * Single sign-on in front of the authenticated area (SPEC.md §2). The machine starts once,
  * with the `xwikiid` of the first render: removing it from the address does not restart it.
  * After a failure the children render too; without a token they show 'Sesión expirada'.
+ * Opened without `xwikiid` (every visit but the portal's), the machine would only find none and
+ * show the content: it is not made at all (one machine and actor fewer in each signed-in page's
+ * first render, docs/DECISIONS.md, "Less work in the first render").
  */
-export function SsoGate({ logic, ssoToken, onSsoTokenUsed, onSsoFailure, children }: SsoGateProps) {
+export function SsoGate(props: SsoGateProps) {
+  const [tokenAtStart] = useState(props.ssoToken);
+  return tokenAtStart === null || tokenAtStart === '' ? <>{props.children}</> : <SsoExchange {...props} />;
+}
+
+function SsoExchange({ logic, ssoToken, onSsoTokenUsed, onSsoFailure, children }: SsoGateProps) {
   // @xstate/react keeps one actor and takes each render's implementations: the latest callback runs.
   const actorRef = useActorRef(logic.provide({ actions: { removeSsoToken: () => onSsoTokenUsed() } }), {
     input: { ssoToken },

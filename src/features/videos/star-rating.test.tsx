@@ -79,6 +79,24 @@ describe('AverageStars (cards)', () => {
     renderWithTheme(<AverageStars value={2} />);
     expect(screen.queryAllByRole('radio')).toEqual([]);
   });
+
+  it.each([
+    [3.46, ['full', 'full', 'full', 'half', 'empty']],
+    [3.2, ['full', 'full', 'full', 'empty', 'empty']],
+    [0.3, ['half', 'empty', 'empty', 'empty', 'empty']],
+    [0, ['empty', 'empty', 'empty', 'empty', 'empty']],
+    [5, ['full', 'full', 'full', 'full', 'full']],
+  ])('fills the stars of %s to the nearest half star', (value, expected) => {
+    renderWithTheme(<AverageStars value={value} />);
+    const slots = [...screen.getByRole('img').children];
+    expect(
+      slots.map((slot) => {
+        const filled = slot.querySelector<SVGElement>('svg[data-filled]');
+        if (!filled) return 'empty';
+        return filled.style.clipPath === 'inset(0 50% 0 0)' ? 'half' : 'full';
+      }),
+    ).toEqual(expected);
+  });
 });
 
 describe('FavoriteToggle', () => {

@@ -1,4 +1,4 @@
-import { Box, Group, Rating, Text } from '@mantine/core';
+import { Group, Rating, Text } from '@mantine/core';
 import { libraryMessages } from '../../lib/messages.ts';
 
 /** SPEC §9: five stars; a rating goes from 1 to 5. */
@@ -10,16 +10,49 @@ export interface AverageStarsProps {
   size?: 'xs' | 'sm' | 'md' | 'lg';
 }
 
+/** Mantine Rating's star and sizes, so the cards' stars look as the detail page's. */
+const STAR_PATH = 'M12 17.75l-6.172 3.245l1.179 -6.873l-5 -4.867l6.9 -1l3.086 -6.253l3.086 6.253l6.9 1l-5 4.867l1.179 6.873z';
+const STAR_SIZES = { xs: 0.875, sm: 1.125, md: 1.25, lg: 1.75 } as const;
+
+function Star({ filled, clipPath }: { filled: boolean; clipPath?: string }) {
+  const color = filled ? 'var(--mantine-color-yellow-filled)' : 'var(--mantine-color-gray-3)';
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      fill={color}
+      stroke={color}
+      data-filled={filled || undefined}
+      style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', clipPath }}
+    >
+      <path d={STAR_PATH} />
+    </svg>
+  );
+}
+
 /**
  * The average score of a card (SPEC §3 "rounded to fill 5 stars"): read-only stars filled to the
- * nearest half star, read out as one image 'Puntuación media: 3,5 de 5'.
+ * nearest half star, read out as one image 'Puntuación media: 3,5 de 5'. Drawn as Mantine's Rating
+ * draws them, without its radio inputs and labels (ten of each per card, for stars nobody can
+ * change: about a fifth of a card's first render; docs/DECISIONS.md, "Less work in the first render").
  */
 export function AverageStars({ value, size = 'sm' }: AverageStarsProps) {
   const average = Math.min(Math.max(Number.isFinite(value) ? value : 0, 0), STAR_COUNT);
+  const halves = Math.round(average * 2);
+  const side = `calc(${STAR_SIZES[size]}rem * var(--mantine-scale))`;
   return (
-    <Box role="img" aria-label={libraryMessages.averageRating(average)} display="inline-flex">
-      <Rating value={average} fractions={2} count={STAR_COUNT} readOnly size={size} aria-hidden />
-    </Box>
+    <span role="img" aria-label={libraryMessages.averageRating(average)} style={{ display: 'inline-flex' }}>
+      {Array.from({ length: STAR_COUNT }, (_, index) => {
+        const filledHalves = Math.min(Math.max(halves - index * 2, 0), 2);
+        return (
+          <span key={index} aria-hidden style={{ position: 'relative', display: 'block', width: side, height: side }}>
+            <Star filled={false} />
+            {filledHalves > 0 && <Star filled clipPath={filledHalves === 1 ? 'inset(0 50% 0 0)' : undefined} />}
+          </span>
+        );
+      })}
+    </span>
   );
 }
 
