@@ -41,8 +41,8 @@ function clientBuildOutput(): Plugin {
       privateDir = path.resolve(outDir, '..', PRIVATE_BUILD_DIR_NAME);
     },
     async closeBundle() {
-      // Each page's copy of index.html with its route's code preloaded, the theme's CSS variables as a
-      // stylesheet, and the signed-in pages' first reads asked for before the app runs
+      // Each page's copy of index.html with its route's code preloaded, the theme's CSS variables in a
+      // <style>, and the signed-in pages' first reads asked for before the app runs
       // (scripts/route-pages.ts, scripts/theme-stylesheet.ts, src/lib/early-requests.ts).
       const manifestFile = path.join(outDir, '.vite', 'manifest.json');
       await writeRoutePages({

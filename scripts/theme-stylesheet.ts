@@ -6,8 +6,8 @@ import { providerSettings } from '../src/lib/theme.ts';
 /**
  * What the app's MantineProvider writes into the page as it starts (its `<style>` elements: the
  * theme's CSS variables and Mantine's global classes), rendered once at build time with the same
- * settings (src/lib/theme.ts `providerSettings`). The signed-in pages' documents load it as a
- * stylesheet (scripts/route-pages.ts) and the app then leaves both out (src/main.tsx): computing the
+ * settings (src/lib/theme.ts `providerSettings`). The signed-in pages' documents hold it in a
+ * `<style>` (scripts/route-pages.ts) and the app then leaves both out (src/main.tsx): computing the
  * variables (every shade and variant of fourteen colours) was about a tenth of a phone's main-thread
  * time before those pages' first paint (docs/DECISIONS.md, "Less work in the first render").
  */

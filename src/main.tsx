@@ -10,9 +10,9 @@ import { afterYielding } from './lib/yield-to-browser.ts';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// A signed-in page's document brings the theme's CSS variables and Mantine's global classes as a
-// stylesheet built with the same settings (scripts/theme-stylesheet.ts): the provider then writes
-// neither. Elsewhere (the sign-in page), or if that stylesheet did not load, it computes them.
+// A signed-in page's document holds the theme's CSS variables and Mantine's global classes, built
+// with the same settings (scripts/theme-stylesheet.ts): the provider then writes neither. Elsewhere
+// (the sign-in page's index.html) it computes them.
 const themeInStylesheet = getComputedStyle(document.documentElement).getPropertyValue(THEME_VARIABLE_PROBE) !== '';
 
 // Three tasks instead of one: running the app's code, building the app (query cache, session,

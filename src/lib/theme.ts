@@ -48,7 +48,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
  * The app's MantineProvider settings (src/main.tsx). The theme's CSS variables are all written
  * (`deduplicateCssVariables: false`): the stylesheets do not carry Mantine's 27 KB
  * default-css-variables.css. The signed-in pages' documents bring them, computed at build time with
- * these very settings, as a stylesheet (scripts/theme-stylesheet.ts); elsewhere the provider
+ * these very settings, in a <style> (scripts/theme-stylesheet.ts); elsewhere the provider
  * computes them as the app starts.
  */
 export const providerSettings = {
@@ -58,5 +58,5 @@ export const providerSettings = {
   deduplicateCssVariables: false,
 } as const;
 
-/** A custom property only the theme's variables define: present on the root when they are already in a stylesheet. */
+/** A custom property only the theme's variables define: present on the root when the document already holds them. */
 export const THEME_VARIABLE_PROBE = '--mantine-color-tao-filled';
