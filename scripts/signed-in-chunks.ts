@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { build, type Plugin, type Rolldown } from 'vite';
 
 /**
@@ -21,9 +22,13 @@ import { build, type Plugin, type Rolldown } from 'vite';
 interface ChunkPlan {
   signedIn: Set<string>;
   shared: Set<string>;
+  /** Modules only one kind of signed-in page loads: 'video-pages' (the list and a video's page), 'statistics-page'. */
+  somePages: Map<string, Set<string>>;
 }
 
 const PROBE = 'TAO_CHUNK_PROBE';
+/** Groups of code only one kind of signed-in page loads ('video-pages', 'statistics-page'). */
+const MAX_PAGE_GROUPS = 2;
 declare global {
   var __taoChunkPlan: ChunkPlan | undefined;
 }
@@ -31,6 +36,19 @@ declare global {
 const isRouteSplit = (id: string | null | undefined) => id != null && /[?&]tsr-split=/.test(id);
 const isSignedInRoute = (id: string | null | undefined) =>
   isRouteSplit(id) && /[\\/]src[\\/]routes[\\/]_auth(?:[\\/.])/.test(id!) && /tsr-split=[^&]*(?:component|loader)/.test(id!);
+
+/** A route file's name under src/routes ('_auth/videos/index'), and whether it is a layout (a folder of that name exists: '_auth'). */
+function routeOf(id: string): { name: string; layout: boolean } {
+  const file = id.split('?')[0]!;
+  const name = /[\\/]src[\\/]routes[\\/](.+)\.tsx?$/.exec(file)?.[1]?.split(/[\\/]/).join('/') ?? file;
+  return { name, layout: fs.existsSync(file.replace(/\.tsx?$/, '')) };
+}
+
+function getOrAdd(map: Map<string, Set<string>>, key: string): Set<string> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
 
 /** From the probe's chunks: the modules of each group. */
 export function planChunks(bundle: Rolldown.OutputBundle): ChunkPlan {
@@ -54,12 +72,35 @@ export function planChunks(bundle: Rolldown.OutputBundle): ChunkPlan {
   // The first screen and all it may load later, short of the signed-in routes.
   const firstScreen = walk(entry, (chunk) => [...chunk.imports, ...chunk.dynamicImports].filter((file) => !isSignedInRoute(byFile.get(file)?.facadeModuleId)));
   const initial = walk(entry, (chunk) => chunk.imports);
-  // What a signed-in page loads with its route.
-  const signedInPages = walk(chunks.filter((chunk) => isSignedInRoute(chunk.facadeModuleId)), (chunk) => chunk.imports);
-  const plan: ChunkPlan = { signedIn: new Set(), shared: new Set() };
-  for (const chunk of signedInPages) {
+  // What each signed-in page loads with its route: its own route chunks and its layouts'.
+  const routeChunks = chunks.filter((chunk) => isSignedInRoute(chunk.facadeModuleId));
+  const pages = new Map<string, Rolldown.OutputChunk[]>();
+  for (const chunk of routeChunks) {
+    const route = routeOf(chunk.facadeModuleId!);
+    if (route.layout) continue;
+    const own = routeChunks.filter((other) => {
+      const { name } = routeOf(other.facadeModuleId!);
+      return name === route.name || route.name.startsWith(`${name}/`);
+    });
+    pages.set(route.name, own);
+  }
+  const pagesLoading = new Map<Rolldown.OutputChunk, string[]>();
+  for (const [page, own] of pages) for (const chunk of walk(own, (next) => next.imports)) pagesLoading.set(chunk, [...(pagesLoading.get(chunk) ?? []), page]);
+  const plan: ChunkPlan = { signedIn: new Set(), shared: new Set(), somePages: new Map() };
+  for (const [chunk, loadedBy] of pagesLoading) {
     if (initial.has(chunk) || isRouteSplit(chunk.facadeModuleId)) continue;
-    for (const id of chunk.moduleIds) (firstScreen.has(chunk) ? plan.shared : plan.signedIn).add(id);
+    // Code the first screen may load too: one file, as before. Otherwise by the kind of page that
+    // loads it: the video pages' own code (the list's and a video's: cards, description, player…) in
+    // one file the statistics page does not load, the statistics page's own in another, and the rest
+    // (what both kinds load) in one.
+    const videoPages = loadedBy.some((page) => page.startsWith('_auth/videos'));
+    const statisticsPage = loadedBy.length > 0 && loadedBy.some((page) => !page.startsWith('_auth/videos'));
+    const group = firstScreen.has(chunk)
+      ? plan.shared
+      : videoPages && statisticsPage
+        ? plan.signedIn
+        : getOrAdd(plan.somePages, videoPages ? 'video-pages' : 'statistics-page');
+    for (const id of chunk.moduleIds) group.add(id);
   }
   return plan;
 }
@@ -67,7 +108,7 @@ export function planChunks(bundle: Rolldown.OutputBundle): ChunkPlan {
 /** The plugin (runs the probe before the build) and the groups it fills. */
 export function signedInChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
   const probing = process.env[PROBE] === '1';
-  let plan: ChunkPlan = { signedIn: new Set(), shared: new Set() };
+  let plan: ChunkPlan = { signedIn: new Set(), shared: new Set(), somePages: new Map() };
   const plugin: Plugin = {
     name: 'tao-signed-in-chunks',
     apply: 'build',
@@ -88,11 +129,17 @@ export function signedInChunks(): { plugin: Plugin; groups: Rolldown.CodeSplitti
       if (probing) globalThis.__taoChunkPlan = planChunks(bundle);
     },
   };
+  // The plan is only known once the probe has run (in `config`): the groups read it then.
+  const somePagesGroup = (index: number): Rolldown.CodeSplittingGroup => ({
+    name: () => [...plan.somePages.keys()][index] ?? `pages-${index}`,
+    test: (id) => [...plan.somePages.values()][index]?.has(id) ?? false,
+  });
   const groups: Rolldown.CodeSplittingGroup[] = probing
     ? []
     : [
         { name: 'shared', test: (id) => plan.shared.has(id) },
         { name: 'signed-in', test: (id) => plan.signedIn.has(id) },
+        ...Array.from({ length: MAX_PAGE_GROUPS }, (_, index) => somePagesGroup(index)),
       ];
   return { plugin, groups };
 }
