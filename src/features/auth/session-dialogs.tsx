@@ -18,23 +18,24 @@ export function SessionDialogs({ session }: { session: SessionActorRef }) {
   return (
     <>
       {expired && (
-        <Modal opened onClose={ignoreClose} title={dialogMessages.sessionExpiredTitle} {...blocking}>
-          <Group justify="flex-end">
-            <Button data-autofocus onClick={() => session.send({ type: 'session.sign-in' })}>
-              {dialogMessages.signIn}
-            </Button>
-          </Group>
-        </Modal>
+        <BlockingDialog title={dialogMessages.sessionExpiredTitle} action={dialogMessages.signIn} onAction={() => session.send({ type: 'session.sign-in' })} />
       )}
       {loadError && (
-        <Modal opened onClose={ignoreClose} title={dialogMessages.loadErrorTitle} {...blocking}>
-          <Group justify="flex-end">
-            <Button data-autofocus onClick={() => session.send({ type: 'session.reload' })}>
-              {dialogMessages.reload}
-            </Button>
-          </Group>
-        </Modal>
+        <BlockingDialog title={dialogMessages.loadErrorTitle} action={dialogMessages.reload} onAction={() => session.send({ type: 'session.reload' })} />
       )}
     </>
+  );
+}
+
+/** A dialog the user can only leave by its one button (no close button, Escape or click outside). */
+function BlockingDialog({ title, action, onAction }: { title: string; action: string; onAction: () => void }) {
+  return (
+    <Modal opened onClose={ignoreClose} title={title} {...blocking}>
+      <Group justify="flex-end">
+        <Button data-autofocus onClick={onAction}>
+          {action}
+        </Button>
+      </Group>
+    </Modal>
   );
 }
