@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { writeRoutePages } from './scripts/route-pages.ts';
-import { themeStylesheet } from './scripts/theme-stylesheet.ts';
+import { themeStyleElement } from './scripts/theme-stylesheet.ts';
 import { isChunkProbe, signedInChunks } from './scripts/signed-in-chunks.ts';
 
 /** The signed-in pages' code in few files (scripts/signed-in-chunks.ts): a probe build first, then these groups. */
@@ -50,7 +50,7 @@ function clientBuildOutput(): Plugin {
         outDir,
         manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')),
         early: { source: 'src/lib/early-requests.ts', paths: ['/videos', '/videos/$id', '/statistics'] },
-        themeCss: themeStylesheet(),
+        themeStyle: themeStyleElement(),
       });
       fs.rmSync(privateDir, { recursive: true, force: true });
       const files = fs.readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());

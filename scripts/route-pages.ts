@@ -19,7 +19,7 @@ import { minify, transformWithOxc } from 'vite';
  * inline script followed by a call of its `startEarlyRequests()`: their first API reads start as the
  * document is parsed. The inline script's hash is in `pages/inline-scripts.json`; the server allows
  * it, and nothing else inline, in those documents' Content-Security-Policy.
- * With `themeCss` (scripts/theme-stylesheet.ts), every page's document also holds it, as a `<style>`
+ * With `themeStyle` (scripts/theme-stylesheet.ts), every page's document also holds that `<style>`
  * after its stylesheet link: the theme's CSS variables the app would otherwise compute as it starts
  * (src/main.tsx leaves them out when they are there). Inline, not a file: as one more
  * render-blocking request it put the simulated first paint on a phone 0.15–0.25 s later; inline
@@ -103,13 +103,13 @@ export async function writeRoutePages({
   outDir,
   manifest,
   early,
-  themeCss,
+  themeStyle,
 }: {
   root: string;
   outDir: string;
   manifest: Manifest;
   early?: { source: string; paths: string[] };
-  themeCss?: string;
+  themeStyle?: string;
 }): Promise<RoutePage[]> {
   const routesDir = path.join(root, 'src/routes');
   const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
@@ -126,8 +126,6 @@ export async function writeRoutePages({
     .map((file) => file.replace(/\.tsx?$/, '').split(path.sep).join('/'));
   const pages: RoutePage[] = [];
   fs.rmSync(path.join(outDir, 'pages'), { recursive: true, force: true });
-  if (themeCss && /<\/style/i.test(themeCss)) throw new Error("the theme's CSS holds '</style', it cannot be inlined");
-  const themeStyle = themeCss ? `    <style data-theme-variables>${themeCss.trim()}</style>` : '';
   for (const id of routeIds) {
     // A layout (a file with a folder of the same name) and the root are not pages of their own.
     if (id === '__root' || fs.existsSync(path.join(routesDir, id))) continue;
@@ -156,7 +154,7 @@ export async function writeRoutePages({
       const last = stylesheets.at(-1);
       if (!last || last.index === undefined) throw new Error('index.html has no stylesheet link');
       const end = last.index + last[0].length;
-      html = `${html.slice(0, end)}\n${themeStyle}${html.slice(end)}`;
+      html = `${html.slice(0, end)}\n    ${themeStyle}${html.slice(end)}`;
     }
     if (earlyScript && early?.paths.includes(routePathText)) {
       // Inline, before the app's script, its stylesheet and the preloads: it runs as the parser meets

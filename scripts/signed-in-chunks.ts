@@ -8,13 +8,16 @@ import { build, type Plugin, type Rolldown } from 'vite';
  * trip before the list can show. Which modules a page really uses is only known once the bundle is
  * tree-shaken (Mantine is imported through its index), so `vite build` first chunks the app as before
  * without writing anything (a probe), reads which modules ended up in which chunks, and then builds
- * with two more groups:
+ * with more groups:
  *
- * - `signed-in`: the modules that only the signed-in routes (`src/routes/_auth*`, component and
- *   loader) load, whichever of those pages uses them: a person who opens one of them opens the others
- *   next, and they share most of their code;
- * - `shared`: the modules the signed-in routes load that the first screen may load later too (the
- *   sign-in page's lazy parts, registration, 404, toasts): one file for those instead of a dozen.
+ * - `shared`: the modules the signed-in routes (`src/routes/_auth*`, component and loader) load that
+ *   the first screen may load later too (the sign-in page's lazy parts, registration, 404, toasts):
+ *   one file for those instead of a dozen;
+ * - of the modules only the signed-in routes load, by the kind of page that loads them:
+ *   `signed-in` (both the video pages and the statistics page), `video-pages` (only the list and a
+ *   video's page: cards, description, player) and `statistics-page` (only the statistics page). A
+ *   group also takes the modules its own import that no group before it took, so the wider
+ *   `signed-in` comes first.
  *
  * The entry (`app`, the first screen), the route chunks themselves and the lazy parts of the signed-in
  * area (the upload wizard, the administrators' dialogs, the chart) are chunked as before.
@@ -22,13 +25,14 @@ import { build, type Plugin, type Rolldown } from 'vite';
 interface ChunkPlan {
   signedIn: Set<string>;
   shared: Set<string>;
-  /** Modules only one kind of signed-in page loads: 'video-pages' (the list and a video's page), 'statistics-page'. */
-  somePages: Map<string, Set<string>>;
+  /** What only the video pages (the list, a video's page) load. */
+  videoPages: Set<string>;
+  /** What only the statistics page loads. */
+  statisticsPage: Set<string>;
 }
 
 const PROBE = 'TAO_CHUNK_PROBE';
-/** Groups of code only one kind of signed-in page loads ('video-pages', 'statistics-page'). */
-const MAX_PAGE_GROUPS = 2;
+const emptyPlan = (): ChunkPlan => ({ signedIn: new Set(), shared: new Set(), videoPages: new Set(), statisticsPage: new Set() });
 declare global {
   var __taoChunkPlan: ChunkPlan | undefined;
 }
@@ -42,12 +46,6 @@ function routeOf(id: string): { name: string; layout: boolean } {
   const file = id.split('?')[0]!;
   const name = /[\\/]src[\\/]routes[\\/](.+)\.tsx?$/.exec(file)?.[1]?.split(/[\\/]/).join('/') ?? file;
   return { name, layout: fs.existsSync(file.replace(/\.tsx?$/, '')) };
-}
-
-function getOrAdd(map: Map<string, Set<string>>, key: string): Set<string> {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  return set;
 }
 
 /** From the probe's chunks: the modules of each group. */
@@ -86,7 +84,7 @@ export function planChunks(bundle: Rolldown.OutputBundle): ChunkPlan {
   }
   const pagesLoading = new Map<Rolldown.OutputChunk, string[]>();
   for (const [page, own] of pages) for (const chunk of walk(own, (next) => next.imports)) pagesLoading.set(chunk, [...(pagesLoading.get(chunk) ?? []), page]);
-  const plan: ChunkPlan = { signedIn: new Set(), shared: new Set(), somePages: new Map() };
+  const plan = emptyPlan();
   for (const [chunk, loadedBy] of pagesLoading) {
     if (initial.has(chunk) || isRouteSplit(chunk.facadeModuleId)) continue;
     // Code the first screen may load too: one file, as before. Otherwise by the kind of page that
@@ -94,12 +92,8 @@ export function planChunks(bundle: Rolldown.OutputBundle): ChunkPlan {
     // one file the statistics page does not load, the statistics page's own in another, and the rest
     // (what both kinds load) in one.
     const videoPages = loadedBy.some((page) => page.startsWith('_auth/videos'));
-    const statisticsPage = loadedBy.length > 0 && loadedBy.some((page) => !page.startsWith('_auth/videos'));
-    const group = firstScreen.has(chunk)
-      ? plan.shared
-      : videoPages && statisticsPage
-        ? plan.signedIn
-        : getOrAdd(plan.somePages, videoPages ? 'video-pages' : 'statistics-page');
+    const statisticsPage = loadedBy.some((page) => !page.startsWith('_auth/videos'));
+    const group = firstScreen.has(chunk) ? plan.shared : videoPages && statisticsPage ? plan.signedIn : videoPages ? plan.videoPages : plan.statisticsPage;
     for (const id of chunk.moduleIds) group.add(id);
   }
   return plan;
@@ -108,7 +102,7 @@ export function planChunks(bundle: Rolldown.OutputBundle): ChunkPlan {
 /** The plugin (runs the probe before the build) and the groups it fills. */
 export function signedInChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
   const probing = process.env[PROBE] === '1';
-  let plan: ChunkPlan = { signedIn: new Set(), shared: new Set(), somePages: new Map() };
+  let plan = emptyPlan();
   const plugin: Plugin = {
     name: 'tao-signed-in-chunks',
     apply: 'build',
@@ -129,17 +123,13 @@ export function signedInChunks(): { plugin: Plugin; groups: Rolldown.CodeSplitti
       if (probing) globalThis.__taoChunkPlan = planChunks(bundle);
     },
   };
-  // The plan is only known once the probe has run (in `config`): the groups read it then.
-  const somePagesGroup = (index: number): Rolldown.CodeSplittingGroup => ({
-    name: () => [...plan.somePages.keys()][index] ?? `pages-${index}`,
-    test: (id) => [...plan.somePages.values()][index]?.has(id) ?? false,
-  });
   const groups: Rolldown.CodeSplittingGroup[] = probing
     ? []
     : [
         { name: 'shared', test: (id) => plan.shared.has(id) },
         { name: 'signed-in', test: (id) => plan.signedIn.has(id) },
-        ...Array.from({ length: MAX_PAGE_GROUPS }, (_, index) => somePagesGroup(index)),
+        { name: 'video-pages', test: (id) => plan.videoPages.has(id) },
+        { name: 'statistics-page', test: (id) => plan.statisticsPage.has(id) },
       ];
   return { plugin, groups };
 }

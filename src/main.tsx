@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { RouterProvider } from '@tanstack/react-router';
-import { providerSettings, THEME_VARIABLE_PROBE } from './lib/theme.ts';
+import { providerSettings, THEME_STYLE_ATTRIBUTE } from './lib/theme.ts';
 import { createApp } from './router.tsx';
 import { afterYielding } from './lib/yield-to-browser.ts';
 
@@ -13,7 +13,7 @@ if (!root) throw new Error('index.html has no #root element');
 // A signed-in page's document holds the theme's CSS variables and Mantine's global classes, built
 // with the same settings (scripts/theme-stylesheet.ts): the provider then writes neither. Elsewhere
 // (the sign-in page's index.html) it computes them.
-const themeInStylesheet = getComputedStyle(document.documentElement).getPropertyValue(THEME_VARIABLE_PROBE) !== '';
+const themeInDocument = document.querySelector(`style[${THEME_STYLE_ATTRIBUTE}]`) !== null;
 
 // Three tasks instead of one: running the app's code, building the app (query cache, session,
 // router), then its first render. Between them the browser may paint, take input or run what
@@ -23,7 +23,7 @@ afterYielding(() => {
   afterYielding(() => {
     createRoot(root).render(
       <StrictMode>
-        <MantineProvider {...providerSettings} withCssVariables={!themeInStylesheet} withGlobalClasses={!themeInStylesheet}>
+        <MantineProvider {...providerSettings} withCssVariables={!themeInDocument} withGlobalClasses={!themeInDocument}>
           <RouterProvider router={router} />
         </MantineProvider>
       </StrictMode>,

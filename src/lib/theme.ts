@@ -58,5 +58,5 @@ export const providerSettings = {
   deduplicateCssVariables: false,
 } as const;
 
-/** A custom property only the theme's variables define: present on the root when the document already holds them. */
-export const THEME_VARIABLE_PROBE = '--mantine-color-tao-filled';
+/** The attribute of the `<style>` that holds them in a signed-in page's document (scripts/theme-stylesheet.ts). */
+export const THEME_STYLE_ATTRIBUTE = 'data-theme-variables';
