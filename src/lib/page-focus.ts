@@ -22,28 +22,39 @@ function focusTarget(target: HTMLElement): void {
  * still be loading). Gives up when the user acts first (a key, a pointer), after `timeoutMs`, or when
  * the returned function is called (the next navigation). `headingToo` is false on the first page of
  * a visit: the browser starts at the top then, and only a form's first field takes the focus.
+ *
+ * Until then it keeps watching: when the element it focused leaves the document before the user
+ * acts (the page shown a moment longer, then replaced), focus would fall back to the document's body,
+ * so it goes to the page's target again. Focus the page itself moved elsewhere (a dialog) is left alone.
  */
 export function focusPageWhenShown({ headingToo, timeoutMs = 10_000 }: { headingToo: boolean; timeoutMs?: number }): () => void {
-  let observer: MutationObserver | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let focused: HTMLElement | undefined;
   const stop = () => {
-    observer?.disconnect();
+    observer.disconnect();
     clearTimeout(timer);
     window.removeEventListener('keydown', stop, true);
     window.removeEventListener('pointerdown', stop, true);
   };
   const attempt = () => {
+    const active = document.activeElement;
+    if (focused) {
+      if (focused.isConnected && active === focused) return;
+      // Moved by the page (or the user) to something else: theirs to keep.
+      if (active !== null && active !== document.body && active !== focused) {
+        stop();
+        return;
+      }
+    }
     const target = pageFocusTarget(headingToo);
-    if (!target) return false;
-    stop();
+    if (!target) return;
     focusTarget(target);
-    return true;
+    focused = target;
   };
-  if (attempt()) return () => {};
-  observer = new MutationObserver(() => void attempt());
+  const observer = new MutationObserver(attempt);
   observer.observe(document.body, { childList: true, subtree: true });
   window.addEventListener('keydown', stop, true);
   window.addEventListener('pointerdown', stop, true);
-  timer = setTimeout(stop, timeoutMs);
+  const timer = setTimeout(stop, timeoutMs);
+  attempt();
   return stop;
 }

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { generateTestVideo } from '../../server/media/ffmpeg.ts';
 import { axeViolations } from './axe.ts';
-import { launchBrowser, startProduct, type RunningProduct } from './harness.ts';
+import { launchBrowser, startProduct, watchPage, type RunningProduct } from './harness.ts';
 import { callApi, cli } from './session.ts';
 
 /**
@@ -431,15 +431,18 @@ async function settle(page: Page): Promise<void> {
 describe.each(sizes)('axe-core finds nothing to fix at $name size', ({ viewport }) => {
   let context: BrowserContext;
   let page: Page;
+  let watcher: ReturnType<typeof watchPage>;
   beforeAll(async () => {
     context = await browser.newContext({ viewport, locale: 'es-ES', timezoneId: 'Europe/Madrid', bypassCSP: true });
     page = await context.newPage();
+    watcher = watchPage(page);
   });
   afterAll(async () => {
     await context?.close();
   });
 
-  it.each(cases)('$name', async ({ reach }) => {
+  it.each(cases)('$name', async ({ name, reach }) => {
+    explainFailure(() => watcher, `a11y-${viewport.width}-${name}`);
     try {
       await reach(page);
       await settle(page);
@@ -450,6 +453,13 @@ describe.each(sizes)('axe-core finds nothing to fix at $name size', ({ viewport 
     }
   });
 });
+
+/** Prints what the page went through when the running test fails (tests/e2e/harness.ts watchPage). */
+function explainFailure(watcher: () => ReturnType<typeof watchPage>, name: string): void {
+  onTestFailed(async () => {
+    console.error(`${name} failed; what the page showed:\n${await watcher().describe(name)}`);
+  });
+}
 
 // ---- focus --------------------------------------------------------------------------------------
 
@@ -478,9 +488,11 @@ const FOCUS_WAIT = { timeout: 10_000 };
 describe('focus in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
+  let watcher: ReturnType<typeof watchPage>;
   beforeAll(async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-ES', timezoneId: 'Europe/Madrid' });
     page = await context.newPage();
+    watcher = watchPage(page);
   });
   afterAll(async () => {
     await context?.close();
@@ -504,6 +516,7 @@ describe('focus in Chromium', () => {
   });
 
   it('after a navigation focus is on the new page’s main heading: a video, back to the list, the statistics', async () => {
+    explainFailure(() => watcher, 'focus-after-navigation');
     await library(page);
     const play = grid(page).getByRole('link', { name: /^Reproducir / }).first();
     const title = ((await play.getAttribute('aria-label')) ?? '').replace(/^Reproducir /, '');

@@ -113,3 +113,40 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/**
+ * What a page went through, for a failing test's message: its console errors, uncaught exceptions,
+ * failed requests and answers of 400 or more (a flaky failure in a full run is rarely reproduced
+ * alone, so the first one has to tell its cause). `describe()` adds where the page is and what has
+ * the focus, and keeps a screenshot in test-results/screenshots.
+ */
+export function watchPage(page: Page): { describe: (name: string) => Promise<string> } {
+  const events: string[] = [];
+  const at = () => new Date().toISOString().slice(11, 23);
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') events.push(`${at()} console.${message.type()}: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => events.push(`${at()} uncaught: ${error.stack ?? error.message}`));
+  page.on('requestfailed', (request) => events.push(`${at()} request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? ''})`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) events.push(`${at()} ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  return {
+    describe: async (name) => {
+      const state = await page
+        .evaluate(() => {
+          const active = document.activeElement;
+          return {
+            url: location.href,
+            active: active ? active.outerHTML.slice(0, 300) : 'none',
+            headings: [...document.querySelectorAll('h1')].map((h) => `${h.closest('main') ? 'main ' : ''}h1 "${h.textContent ?? ''}"`),
+            dialogs: [...document.querySelectorAll('[role="dialog"]')].map((d) => d.getAttribute('aria-label') ?? d.getAttribute('aria-labelledby') ?? '?'),
+            scripts: performance.getEntriesByType('resource').map((entry) => entry.name.replace(location.origin, '')).filter((url) => /\.(js|css)$/.test(url)),
+          };
+        })
+        .catch((error: unknown) => ({ unavailable: String(error) }));
+      const file = await screenshot(page, `failed-${name.replace(/[^\w-]+/g, '-').slice(0, 80)}`).catch(() => 'none');
+      return [`page: ${JSON.stringify(state, null, 1)}`, `screenshot: ${file}`, 'events:', ...events.slice(-40)].join('\n');
+    },
+  };
+}
