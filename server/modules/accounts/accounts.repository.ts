@@ -209,6 +209,18 @@ export async function lockLogin(db: Executor, usernameKey: string, until: string
   await db.updateTable('login_failures').set({ locked_until: until, updated_at: at }).where('username_key', '=', usernameKey).execute();
 }
 
+/**
+ * Forgets the counts of names last attempted before `before` whose lock (if any) has run out at `at`:
+ * a count that old gives nothing a lock would still hold back, and unknown names need no row.
+ */
+export async function deleteStaleLoginFailures(db: Executor, before: string, at: string): Promise<void> {
+  await db
+    .deleteFrom('login_failures')
+    .where('updated_at', '<', before)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .execute();
+}
+
 export async function clearLoginFailures(db: Executor, usernameKey: string): Promise<void> {
   await db.deleteFrom('login_failures').where('username_key', '=', usernameKey).execute();
 }

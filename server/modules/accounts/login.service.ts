@@ -10,6 +10,7 @@ import {
   countLoginAttempt,
   countPendingAttempt,
   deleteExpiredPendingLogins,
+  deleteStaleLoginFailures,
   deletePendingLogin,
   findLoginLock,
   findPendingLogin,
@@ -38,6 +39,12 @@ type RegisterRequest = components['schemas']['RegisterRequest'];
 /** Consecutive failed sign-ins of a user name before it is locked, and for how long. */
 export const MAX_LOGIN_FAILURES = 5;
 export const LOGIN_LOCK_MS = 15 * 60 * 1000;
+/**
+ * A name's count of failures is forgotten this long after its last attempt (when no lock runs):
+ * every name ever guessed gets a row, most of them nobody's. Forgetting a day-old count gives an
+ * attacker nothing: a lock that ran out already starts the count again.
+ */
+export const STALE_LOGIN_FAILURES_MS = 24 * 60 * 60 * 1000;
 /** How long a sign-in waits for its second factor, and how many wrong codes it takes. */
 export const PENDING_LOGIN_TTL_MS = 10 * 60 * 1000;
 export const MAX_MFA_FAILURES = 5;
@@ -85,6 +92,8 @@ export async function passwordLogin(ctx: AccountsContext, name: string, password
     throw new HttpProblem(401, 'wrong-password', 'wrong user or password');
   }
   await clearLoginFailures(db, key);
+  // Each right password also clears out the counts gone stale (those of names nobody has, mostly).
+  await deleteStaleLoginFailures(db, new Date(at.getTime() - STALE_LOGIN_FAILURES_MS).toISOString(), at.toISOString());
   if (user.bloqueado === 1) throw blocked();
   return startSecondFactor(ctx, user);
 }

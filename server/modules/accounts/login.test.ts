@@ -155,6 +155,29 @@ describeOnEachDatabase('accounts: sign-in with user and password', (server) => {
       for (let i = 1; i <= 4; i++) expect((await login(server().app, 'ana', 'wrong-password')).statusCode).toBe(401);
       expect((await login(server().app, 'ana', ana.password)).statusCode).toBe(200);
     });
+
+    it('forgets counts a day old at the next right password, but not recent ones nor a running lock', async () => {
+      const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
+      await db().deleteFrom('login_failures').execute();
+      await db()
+        .insertInto('login_failures')
+        .values([
+          // guessed names nobody has, a day and more ago: gone
+          { username_key: 'guess-1', failures: 3, locked_until: null, updated_at: hoursAgo(25) },
+          { username_key: 'guess-2', failures: 5, locked_until: hoursAgo(24.5), updated_at: hoursAgo(24.75) },
+          // recent: kept (still counting towards a lock)
+          { username_key: 'guess-3', failures: 4, locked_until: null, updated_at: hoursAgo(23) },
+          // an old row whose lock still runs (a clock moved back, say): kept until it runs out
+          { username_key: 'guess-4', failures: 5, locked_until: new Date(Date.now() + 600_000).toISOString(), updated_at: hoursAgo(30) },
+        ])
+        .execute();
+      expect((await login(server().app, 'ana', ana.password)).statusCode).toBe(200);
+      const left = await db().selectFrom('login_failures').select('username_key').orderBy('username_key').execute();
+      expect(left.map((row) => row.username_key)).toEqual(['guess-3', 'guess-4']);
+      // the recent count still locks at its fifth failure
+      expect((await login(server().app, 'guess-3', 'whatever')).statusCode).toBe(429);
+      await db().deleteFrom('login_failures').execute();
+    });
   });
 
   describe('request checks', () => {
