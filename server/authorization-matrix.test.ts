@@ -143,6 +143,17 @@ const MATRIX: Record<string, MatrixRow[]> = {
 
   getMe: [{ row: 'the caller', request: () => ({ url: '/api/me' }) }],
 
+  logout: [
+    {
+      // Signing out ends the session it is sent with: a caller let through signs out another session of theirs.
+      row: "the caller's session (another of theirs for each caller let through)",
+      request: async (w, { caller, allowed }) =>
+        allowed && (caller === 'admin' || caller === 'user' || caller === 'otherOrganisationUser')
+          ? { url: '/api/logout', headers: { authorization: `Bearer ${await w.fresh.session(caller)}` } }
+          : { url: '/api/logout' },
+    },
+  ],
+
   listVideos: [{ row: 'the library', request: () => ({ url: '/api/videos' }) }],
 
   createVideo: [

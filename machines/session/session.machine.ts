@@ -27,6 +27,9 @@ export const sessionMachine = setup({
     }),
   },
   actions: {
+    endSession: () => {
+      throw new Error('endSession is supplied by the app with .provide()');
+    },
     clearToken: () => {
       throw new Error('clearToken is supplied by the app with .provide()');
     },
@@ -75,7 +78,8 @@ export const sessionMachine = setup({
           on: {
             'session.expired': { target: 'expired' },
             'session.load-error': { target: 'loadError' },
-            'session.logout': { target: '#session.outside', actions: ['clearToken', 'goToLogin'] },
+            // The server ends the session (its token refused from then on) before the browser forgets it.
+            'session.logout': { target: '#session.outside', actions: ['endSession', 'clearToken', 'goToLogin'] },
           },
         },
         loadError: {
@@ -96,9 +100,9 @@ export const sessionMachine = setup({
       },
     },
     timedOut: {
-      description: 'Idle for too long: the token is removed and the page reloads.',
+      description: 'Idle for too long: the server ends the session, the token is removed and the page reloads.',
       type: 'final',
-      entry: ['clearToken', 'reloadPage'],
+      entry: ['endSession', 'clearToken', 'reloadPage'],
     },
   },
 });

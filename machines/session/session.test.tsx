@@ -12,6 +12,7 @@ import { sessionEventFor } from '../../src/features/auth/session-problems.ts';
 import { clearToken, getToken, storeToken } from '../../src/lib/auth-token.ts';
 import { authMessages, dialogMessages } from '../../src/lib/messages.ts';
 import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
+import { http, server } from '../../tests/utils/msw.ts';
 import { createTestQueryClient, renderInRouter } from '../../tests/utils/render-in-router.tsx';
 import { IDLE_TIMEOUT_MS, sessionMachine } from './session.machine.ts';
 import { sessionModel, type SessionModelEvent, type SessionSnapshot } from './session.model.test-support.ts';
@@ -62,10 +63,19 @@ let reloadPage: Mock<() => void>;
 let goToLogin: Mock<() => void>;
 let activityCount = 0;
 let problemCount = 0;
+/** The Authorization of each POST /api/logout: leaving the session ends it on the server. */
+let logoutCalls: Array<string | null>;
 
 beforeEach(async () => {
   user = userEvent.setup();
   location = createLocation();
+  logoutCalls = [];
+  server.use(
+    http.post('/api/logout', ({ request, response }) => {
+      logoutCalls.push(request.headers.get('Authorization'));
+      return response(204).empty();
+    }),
+  );
   reloadPage = vi.fn();
   // Navigation to '/' unmounts the area, as the router does.
   goToLogin = vi.fn(() => location.set(false));
@@ -142,9 +152,12 @@ const executors = {
     await user.click(await screen.findByRole('menuitem', { name: authMessages.logout }));
     expect(getToken()).toBeNull();
     expect(goToLogin).toHaveBeenCalled();
+    // The server was asked to end the session of the token the browser held.
+    await waitFor(() => expect(logoutCalls).toEqual([`Bearer ${TOKEN}`]));
   },
   'xstate.after.idleTimeout': async () => {
     await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1), { timeout: IDLE * 4 });
+    await waitFor(() => expect(logoutCalls).toEqual([`Bearer ${TOKEN}`]));
   },
 } satisfies Executors<Snapshot, ModelEvent>;
 

@@ -61,6 +61,14 @@ export interface LoginFailuresTable {
   updated_at: Instant;
 }
 
+/** Sessions ended before their token expired (POST /api/logout): their tokens are refused. */
+export interface EndedSessionsTable {
+  /** the session token's `jti` */
+  session_id: string;
+  /** when the token expires anyway: the row is not needed after */
+  expires_at: Instant;
+}
+
 export interface PendingLoginsTable {
   id: string;
   user_id: number;
@@ -222,6 +230,7 @@ export interface Database {
   invitations: InvitationsTable;
   login_failures: LoginFailuresTable;
   pending_logins: PendingLoginsTable;
+  ended_sessions: EndedSessionsTable;
   videos: VideosTable;
   tags: TagsTable;
   video_tags: VideoTagsTable;

@@ -63,11 +63,19 @@ describe('accounts in Chromium against the real server', () => {
     await page.waitForURL(/\/videos/);
   });
 
-  it('signs out with Cerrar sesión and lands on the login page without a token', async () => {
+  it('signs out with Cerrar sesión and lands on the login page without a token, which the server refuses from then on', async () => {
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).not.toBeNull();
+    const me = () => fetch(`${product.url}/api/me`, { headers: { Authorization: `Bearer ${token}` } });
+    expect((await me()).status).toBe(200);
     await page.getByRole('button', { name: new RegExp(USER) }).click();
+    const ended = page.waitForResponse((response) => response.url().endsWith('/api/logout'));
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await expect(page.evaluate(() => localStorage.getItem('token'))).resolves.toBeNull();
+    expect((await ended).status()).toBe(204);
+    // A copy of the token kept elsewhere no longer opens the session.
+    expect((await me()).status).toBe(401);
   });
 
   it('signs in again: the OTP_ACTIVED prompt, and a wrong code is refused', async () => {

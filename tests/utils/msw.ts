@@ -47,6 +47,8 @@ export const defaultHandlers = [
   // An empty library: no videos, no tags.
   http.get('/api/videos', ({ response }) => response(200).json([], { headers: { 'X-Total-Count': '0' } })),
   http.get('/api/etiquetas', ({ response }) => response(200).json([])),
+  // Leaving the session ends it on the server too.
+  http.post('/api/logout', ({ response }) => response(204).empty()),
 ];
 
 export const server = setupServer(...defaultHandlers);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { now } from '../../server/db/database.ts';
-import { insertUser } from '../../server/modules/accounts/accounts.repository.ts';
+import { findUserById, insertUser } from '../../server/modules/accounts/accounts.repository.ts';
 import { createInvitation } from '../../server/modules/accounts/invitations.service.ts';
 import { hashPassword } from '../../server/modules/accounts/passwords.ts';
 import { changeUser } from '../../server/modules/accounts/users.service.ts';
@@ -79,6 +79,8 @@ export interface SecurityWorld {
     /** An upload whose video was received and processed: what POST /api/videos makes a video of. */
     readyUpload(): Promise<string>;
     user(options?: { rol?: 'admin' | 'user' }): Promise<number>;
+    /** Another session token of a caller's user, for the calls that end the session they are sent with (POST /api/logout). */
+    session(caller: 'admin' | 'user' | 'otherOrganisationUser'): Promise<string>;
   };
   /** A signed location as the server makes them (any method, path and expiry). */
   sign(method: string, path: string, expires: number): string;
@@ -257,6 +259,10 @@ export async function buildSecurityWorld(server: TestServer): Promise<SecurityWo
       invitation,
       readyUpload,
       user: async (options = {}) => (await insertAccount(server, `matriz-${suffix()}`, { organizacion: OWN_ORGANISATION, ...options })).id,
+      session: async (caller) => {
+        const row = await findUserById(kysely, { admin: adminRow.id, user: userRow.id, otherOrganisationUser: otherRow.id }[caller]);
+        return sessionTokenFor(ctx, row!);
+      },
     },
     sign,
   };

@@ -225,6 +225,19 @@ export async function clearLoginFailures(db: Executor, usernameKey: string): Pro
   await db.deleteFrom('login_failures').where('username_key', '=', usernameKey).execute();
 }
 
+// ── ended sessions ─────────────────────────────────────────────────────────────────────────────
+
+/** Records a session as ended (its token refused until `expiresAt`), and forgets those past their expiry. */
+export async function endSession(db: Executor, sessionId: string, expiresAt: string, at: string): Promise<void> {
+  await db.deleteFrom('ended_sessions').where('expires_at', '<=', at).execute();
+  await db.insertInto('ended_sessions').values({ session_id: sessionId, expires_at: expiresAt }).onConflict((oc) => oc.column('session_id').doNothing()).execute();
+}
+
+export async function isSessionEnded(db: Executor, sessionId: string): Promise<boolean> {
+  const row = await db.selectFrom('ended_sessions').select('session_id').where('session_id', '=', sessionId).executeTakeFirst();
+  return row !== undefined;
+}
+
 // ── pending sign-ins (waiting for the second factor) ──────────────────────────────────────────
 
 export async function insertPendingLogin(db: Executor, pending: Insertable<PendingLoginsTable>): Promise<void> {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { now } from '../../db/database.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
-import type { PendingPrincipal } from '../../plugins/security.ts';
+import type { PendingPrincipal, SessionPrincipal } from '../../plugins/security.ts';
 import type { AccountsContext } from './accounts-context.ts';
 import {
   acceptOtpStep,
@@ -11,6 +11,7 @@ import {
   countPendingAttempt,
   deleteExpiredPendingLogins,
   deleteStaleLoginFailures,
+  endSession,
   deletePendingLogin,
   findLoginLock,
   findPendingLogin,
@@ -248,4 +249,15 @@ export async function ssoLogin(ctx: AccountsContext, verify: SsoVerifier | null,
   if (user.bloqueado === 1) throw blocked();
   await setLastLogin(db, user.id, now());
   return { token: await sessionTokenFor(ctx, user) };
+}
+
+/**
+ * Ends the caller's session ('Cerrar sesión', the idle time-out): its token is refused from now on,
+ * until it would have expired anyway. A token issued before sessions had ids cannot be told apart
+ * from the user's other sessions: it runs out on its own (at most the session's 12 hours).
+ */
+export async function logout(ctx: AccountsContext, principal: SessionPrincipal): Promise<void> {
+  const session = principal.session;
+  if (!session?.id) return;
+  await endSession(ctx.db.kysely, session.id, new Date(session.expiresAt * 1000).toISOString(), now());
 }

@@ -4,7 +4,7 @@ import { createMailer } from '../../mail/mailer.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { PendingPrincipal, SessionPrincipal } from '../../plugins/security.ts';
 import { createInvitation, deleteInvitation, listInvitations } from './invitations.service.ts';
-import { completeMfa, passwordLogin, register, ssoLogin } from './login.service.ts';
+import { completeMfa, logout, passwordLogin, register, ssoLogin } from './login.service.ts';
 import { prepareDummyHash } from './passwords.ts';
 import { accountsSecurity } from './security.ts';
 import { makeSsoVerifier } from './sso.ts';
@@ -36,6 +36,10 @@ export function accountsModule(ctx: AppContext): ServerModule {
       mfa: async (request) => completeMfa(ctx, pendingOf(request), request.body),
       register: async (request) => register(ctx, request.body),
       getMe: async (request) => getMe(ctx, principalOf(request).userId),
+      logout: async (request, reply) => {
+        await logout(ctx, principalOf(request));
+        reply.code(204).send();
+      },
 
       listUsuarios: async () => listUsuarios(ctx),
       patchUsuario: async (request) => {

@@ -2,7 +2,7 @@ import { now } from '../../db/database.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { SecuritySchemes } from '../../plugins/security.ts';
 import type { AccountsContext } from './accounts-context.ts';
-import { findPendingLogin, findUserById } from './accounts.repository.ts';
+import { findPendingLogin, findUserById, isSessionEnded } from './accounts.repository.ts';
 import { bearerToken, verifyPendingToken, verifySessionToken } from './tokens.ts';
 
 const invalidToken = () => new HttpProblem(401, 'invalid-access-token', 'the access token is not valid');
@@ -12,16 +12,18 @@ export function accountsSecurity(ctx: AccountsContext): Pick<SecuritySchemes, 's
   return {
     /**
      * A session token whose user still exists, is not blocked and has the token's version (blocking
-     * or a role change revokes every older token at once), with one of the required roles.
+     * or a role change revokes every older token at once), whose session was not ended (POST
+     * /api/logout), with one of the required roles.
      */
     async session(request, roles) {
       const claims = await verifySessionToken(ctx.secrets.tokenKey, bearerToken(request));
       const user = await findUserById(ctx.db.kysely, claims.userId);
       if (!user || user.bloqueado === 1 || user.token_version !== claims.tv) throw invalidToken();
+      if (claims.sessionId !== undefined && (await isSessionEnded(ctx.db.kysely, claims.sessionId))) throw invalidToken();
       if (roles.length > 0 && !roles.includes(user.rol)) {
         throw new HttpProblem(403, 'unauthorized-role', `this operation needs the role ${roles.join(' or ')}`);
       }
-      request.principal = { userId: user.id, user: user.username, role: user.rol };
+      request.principal = { userId: user.id, user: user.username, role: user.rol, session: { id: claims.sessionId, expiresAt: claims.expiresAt } };
     },
 
     /** A pending token whose sign-in is still waiting for its second factor. */

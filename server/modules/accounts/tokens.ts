@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
 import { HttpProblem } from '../../plugins/problems.ts';
@@ -14,6 +15,10 @@ export interface SessionClaims {
   role: Role;
   /** the user's token_version when the token was issued */
   tv: number;
+  /** the session's id (`jti`), which POST /api/logout ends; absent from tokens issued before it existed */
+  sessionId?: string;
+  /** when the token expires (`exp`, seconds since 1970) */
+  expiresAt: number;
 }
 
 export interface PendingClaims {
@@ -33,10 +38,12 @@ export function bearerToken(request: FastifyRequest): string {
   return match[1]!;
 }
 
-export function issueSessionToken(key: Uint8Array, claims: SessionClaims, ttlSeconds: number): Promise<string> {
+/** A session token for `claims`, valid `ttlSeconds`, with a fresh session id (its `jti`). */
+export function issueSessionToken(key: Uint8Array, claims: Omit<SessionClaims, 'sessionId' | 'expiresAt'>, ttlSeconds: number): Promise<string> {
   return new SignJWT({ user: claims.user, role: claims.role, tv: claims.tv })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
+    .setJti(crypto.randomBytes(16).toString('base64url'))
     .setIssuer(ISSUER)
     .setAudience(SESSION_AUDIENCE)
     .setIssuedAt()
@@ -94,7 +101,8 @@ export async function verifySessionToken(key: Uint8Array, token: string): Promis
   const payload = await verify(key, token, SESSION_AUDIENCE);
   const { user, role, tv } = payload;
   if (typeof user !== 'string' || (role !== 'admin' && role !== 'user') || typeof tv !== 'number') throw invalidToken();
-  const claims: SessionClaims = { userId: userIdOf(payload.sub), user, role, tv };
+  const sessionId = typeof payload.jti === 'string' && payload.jti.length > 0 && payload.jti.length <= 64 ? payload.jti : undefined;
+  const claims: SessionClaims = { userId: userIdOf(payload.sub), user, role, tv, expiresAt: payload.exp!, ...(sessionId ? { sessionId } : {}) };
   if (!verified) verifiedSessions.set(key, (verified = new Map()));
   if (verified.size >= VERIFIED_AT_MOST) verified.delete(verified.keys().next().value!);
   verified.set(token, { claims: Object.freeze({ ...claims }), exp: payload.exp! });

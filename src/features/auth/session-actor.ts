@@ -5,7 +5,7 @@ import { sessionMachine } from '../../../machines/session/session.machine.ts';
 import { isApiError } from '../../lib/api/api-error.ts';
 import { onApiProblem } from '../../lib/api/api-problems.ts';
 import { clearToken, decodeClaims, getToken } from '../../lib/auth-token.ts';
-import { listenForActivity } from './session.actors.ts';
+import { endServerSession, listenForActivity } from './session.actors.ts';
 import { expiryEventFor, loadErrorEventFor, sessionEventFor, type ApiProblemLike } from './session-problems.ts';
 
 export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;
@@ -14,6 +14,7 @@ export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;
 export const appSessionMachine = sessionMachine.provide({
   actors: { listenForActivity },
   actions: {
+    endSession: () => endServerSession(),
     clearToken: () => clearToken(),
     goToLogin: () => window.location.assign('/'),
     reloadPage: () => window.location.reload(),
