@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { appLabels } from '../../src/components/app-labels.ts';
 import { ApiError, type ApiProblem } from '../../src/lib/api/api-error.ts';
 import { appSessionMachine, forwardApiProblems, type SessionActorRef } from '../../src/features/auth/session-actor.ts';
+import { endServerSession } from '../../src/features/auth/server-session.ts';
 import { ACTIVITY_EVENTS, listenForActivity } from '../../src/features/auth/session.actors.ts';
 import { SessionArea } from '../../src/features/auth/session-area.tsx';
 import { sessionEventFor } from '../../src/features/auth/session-problems.ts';
@@ -79,9 +80,10 @@ beforeEach(async () => {
   reloadPage = vi.fn();
   // Navigation to '/' unmounts the area, as the router does.
   goToLogin = vi.fn(() => location.set(false));
-  // The app's session machine (token guard, clearToken, activity listener are real); navigation and reload are spies.
+  // The app's session machine (token guard, ending the session on the server, clearToken, activity listener are
+  // real); navigation and reload are spies.
   actor = createActor(
-    appSessionMachine.provide({ actions: { goToLogin, reloadPage }, delays: { idleTimeout: () => idleTimeout } }),
+    appSessionMachine.provide({ actions: { endSession: () => endServerSession(), goToLogin, reloadPage }, delays: { idleTimeout: () => idleTimeout } }),
   ).start();
   // The API client's problem feed, as the app wires it.
   const listeners = new Set<(problem: ApiError) => void>();

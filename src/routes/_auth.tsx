@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createFileRoute, Outlet, retainSearchParams, useNavigate } from '@tanstack/react-router';
 import { AuthArea } from '../features/auth/auth-area.tsx';
 import { currentUserQuery } from '../features/auth/auth.queries.ts';
+import { endServerSession } from '../features/auth/server-session.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
 import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
 import { tagKeys, videoKeys } from '../features/videos/videos.queries.ts';
@@ -38,6 +39,8 @@ export const Route = createFileRoute('/_auth')({
   // header's user once it is gone (a change of deps runs the loader again).
   loaderDeps: ({ search }) => ({ ssoPending: search.xwikiid !== undefined }),
   loader: ({ context: { queryClient, auth }, deps }) => {
+    // Leaving the session from this area ends it on the server too (POST /api/logout).
+    auth.setServerSessionEnd(endServerSession);
     const user = auth.user();
     // Not awaited: the page never waits for the header's name, and a failure shows
     // 'Error obteniendo datos' (the query cache), not the error page.

@@ -5,7 +5,7 @@ import { sessionMachine } from '../../../machines/session/session.machine.ts';
 import { isApiError } from '../../lib/api/api-error.ts';
 import { onApiProblem } from '../../lib/api/api-problems.ts';
 import { clearToken, decodeClaims, getToken } from '../../lib/auth-token.ts';
-import { endServerSession, listenForActivity } from './session.actors.ts';
+import { listenForActivity } from './session.actors.ts';
 import { expiryEventFor, loadErrorEventFor, sessionEventFor, type ApiProblemLike } from './session-problems.ts';
 
 export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;
@@ -14,7 +14,6 @@ export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;
 export const appSessionMachine = sessionMachine.provide({
   actors: { listenForActivity },
   actions: {
-    endSession: () => endServerSession(),
     clearToken: () => clearToken(),
     goToLogin: () => window.location.assign('/'),
     reloadPage: () => window.location.reload(),
@@ -44,6 +43,12 @@ export interface Auth {
   hasToken(): boolean;
   /** Whether the stored token's role claim is admin (SPEC.md §6). */
   isAdmin(): boolean;
+  /**
+   * How the session is ended on the server (`endServerSession`, session.actors.ts), given by the
+   * signed-in area: the API client it uses is not part of the sign-in page's code (the first-screen
+   * budget), and the session can only be left from that area.
+   */
+  setServerSessionEnd(end: () => void): void;
 }
 
 export interface AppAuth extends Auth {
@@ -74,9 +79,11 @@ export function createAuth({ queryClient, goToLogin }: AuthOptions): AppAuth {
    * problems outside the area, so it also checks this when it enters: a refused token is no session.
    */
   let refusedToken: string | null = null;
+  let endServerSession: (() => void) | null = null;
   const session = createActor(
     appSessionMachine.provide({
       actions: {
+        endSession: () => endServerSession?.(),
         clearToken: () => {
           clearToken();
           queryClient.clear();
@@ -113,6 +120,9 @@ export function createAuth({ queryClient, goToLogin }: AuthOptions): AppAuth {
     user: () => claims()?.user ?? null,
     hasToken: () => getToken() !== null,
     isAdmin: () => claims()?.role === 'admin',
+    setServerSessionEnd(end) {
+      endServerSession = end;
+    },
     readFailed(error) {
       const event = loadErrorEventFor(isApiError(error) ? error : { status: 0 });
       if (event) session.send(event);
