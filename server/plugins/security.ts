@@ -10,8 +10,8 @@ export interface SessionPrincipal {
   userId: number;
   user: string;
   role: Role;
-  /** the session token's id and expiry (s), for ending it (POST /api/logout) */
-  session?: { id: string | undefined; expiresAt: number };
+  /** the session token's id (none in tokens issued before ids) and expiry (s), for ending it (POST /api/logout) */
+  session: { id?: string; expiresAt: number };
 }
 
 /** A sign-in waiting for its second factor (the pending token of login/register). */

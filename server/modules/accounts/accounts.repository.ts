@@ -233,9 +233,24 @@ export async function endSession(db: Executor, sessionId: string, expiresAt: str
   await db.insertInto('ended_sessions').values({ session_id: sessionId, expires_at: expiresAt }).onConflict((oc) => oc.column('session_id').doNothing()).execute();
 }
 
-export async function isSessionEnded(db: Executor, sessionId: string): Promise<boolean> {
-  const row = await db.selectFrom('ended_sessions').select('session_id').where('session_id', '=', sessionId).executeTakeFirst();
-  return row !== undefined;
+/**
+ * The user a session token names, and whether its session was ended (POST /api/logout): one query
+ * for every authenticated request. A token without a session id (issued before ids) has none to end.
+ */
+export async function findSessionUser(db: Executor, userId: number, sessionId: string | undefined): Promise<(UserRow & { sessionEnded: boolean }) | undefined> {
+  if (sessionId === undefined) {
+    const user = await findUserById(db, userId);
+    return user && { ...user, sessionEnded: false };
+  }
+  const row = await db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) => eb.exists(eb.selectFrom('ended_sessions').select('session_id').where('session_id', '=', sessionId)).as('session_ended'))
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_ended: ended, ...user } = row;
+  return { ...user, sessionEnded: Boolean(ended) };
 }
 
 // ── pending sign-ins (waiting for the second factor) ──────────────────────────────────────────

@@ -257,7 +257,7 @@ export async function ssoLogin(ctx: AccountsContext, verify: SsoVerifier | null,
  * from the user's other sessions: it runs out on its own (at most the session's 12 hours).
  */
 export async function logout(ctx: AccountsContext, principal: SessionPrincipal): Promise<void> {
-  const session = principal.session;
-  if (!session?.id) return;
+  const { session } = principal;
+  if (!session.id) return;
   await endSession(ctx.db.kysely, session.id, new Date(session.expiresAt * 1000).toISOString(), now());
 }

@@ -2,7 +2,7 @@ import { now } from '../../db/database.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { SecuritySchemes } from '../../plugins/security.ts';
 import type { AccountsContext } from './accounts-context.ts';
-import { findPendingLogin, findUserById, isSessionEnded } from './accounts.repository.ts';
+import { findPendingLogin, findSessionUser } from './accounts.repository.ts';
 import { bearerToken, verifyPendingToken, verifySessionToken } from './tokens.ts';
 
 const invalidToken = () => new HttpProblem(401, 'invalid-access-token', 'the access token is not valid');
@@ -17,9 +17,8 @@ export function accountsSecurity(ctx: AccountsContext): Pick<SecuritySchemes, 's
      */
     async session(request, roles) {
       const claims = await verifySessionToken(ctx.secrets.tokenKey, bearerToken(request));
-      const user = await findUserById(ctx.db.kysely, claims.userId);
-      if (!user || user.bloqueado === 1 || user.token_version !== claims.tv) throw invalidToken();
-      if (claims.sessionId !== undefined && (await isSessionEnded(ctx.db.kysely, claims.sessionId))) throw invalidToken();
+      const user = await findSessionUser(ctx.db.kysely, claims.userId, claims.sessionId);
+      if (!user || user.bloqueado === 1 || user.token_version !== claims.tv || user.sessionEnded) throw invalidToken();
       if (roles.length > 0 && !roles.includes(user.rol)) {
         throw new HttpProblem(403, 'unauthorized-role', `this operation needs the role ${roles.join(' or ')}`);
       }

@@ -44,7 +44,7 @@ export interface Auth {
   /** Whether the stored token's role claim is admin (SPEC.md §6). */
   isAdmin(): boolean;
   /**
-   * How the session is ended on the server (`endServerSession`, session.actors.ts), given by the
+   * How the session is ended on the server (`endServerSession`, server-session.ts), given by the
    * signed-in area: the API client it uses is not part of the sign-in page's code (the first-screen
    * budget), and the session can only be left from that area.
    */
