@@ -160,8 +160,15 @@ export interface ProbeResult {
   videoCodec?: string;
   /** e.g. yuv420p (what browsers play) */
   pixelFormat?: string;
+  /** the first sound stream's codec, e.g. aac */
+  audioCodec?: string;
+  /** the file's stream numbers of the moving picture and of the first sound */
+  videoStream?: number;
+  audioStream?: number;
   /** ffprobe's format name, e.g. `mov,mp4,m4a,3gp,3g2,mj2` */
   formatName: string;
+  /** an ISO/QuickTime file's brand (`isom`, `mp42`, `qt  ` for QuickTime) */
+  majorBrand?: string;
 }
 
 /** A file ffprobe cannot read as media at all. */
@@ -173,6 +180,7 @@ export class NotMediaError extends Error {
 }
 
 interface FfprobeStream {
+  index?: number;
   codec_type?: string;
   codec_name?: string;
   pix_fmt?: string;
@@ -195,22 +203,28 @@ export async function probe(file: string, options?: RunOptions): Promise<ProbeRe
     if (error instanceof MediaToolError && !/stopped/.test(error.message)) throw new NotMediaError(`not a media file: ${error.message}`);
     throw error;
   }
-  const info = JSON.parse(output) as { format?: { duration?: string; format_name?: string }; streams?: FfprobeStream[] };
+  const info = JSON.parse(output) as { format?: { duration?: string; format_name?: string; tags?: { major_brand?: string } }; streams?: FfprobeStream[] };
   const streams = info.streams ?? [];
   const formatName = info.format?.format_name ?? '';
   const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const majorBrand = info.format?.tags?.major_brand;
   const seconds = (value: string | undefined) => (value !== undefined && Number.isFinite(Number(value)) ? Number(value) : 0);
   const durationSeconds = seconds(info.format?.duration) || Math.max(0, ...streams.map((s) => seconds(s.duration)));
   return {
     durationSeconds,
     hasVideo:
       video !== undefined && durationSeconds > 0 && !NOT_MOVING_PICTURE_FORMAT.test(formatName) && !TEXT_MODE_CODECS.has(video.codec_name ?? ''),
-    hasAudio: streams.some((s) => s.codec_type === 'audio'),
+    hasAudio: audio !== undefined,
     ...(video?.width ? { width: video.width } : {}),
     ...(video?.height ? { height: video.height } : {}),
     ...(video?.codec_name ? { videoCodec: video.codec_name } : {}),
     ...(video?.pix_fmt ? { pixelFormat: video.pix_fmt } : {}),
+    ...(audio?.codec_name ? { audioCodec: audio.codec_name } : {}),
+    ...(video?.index !== undefined ? { videoStream: video.index } : {}),
+    ...(audio?.index !== undefined ? { audioStream: audio.index } : {}),
     formatName,
+    ...(majorBrand ? { majorBrand } : {}),
   };
 }
 
@@ -274,6 +288,128 @@ export async function makePreview(video: string, out: string, options: { width?:
     'mp4',
     path.resolve(out),
   ]);
+}
+
+// ---- a file every browser plays -------------------------------------------------------------
+
+/** What a conversion does with each stream; `undefined` from playbackPlan: the file plays as it is. */
+export interface PlaybackPlan {
+  video: 'copy' | 'encode';
+  audio: 'copy' | 'encode' | 'none';
+  /** the input's stream numbers (ffmpeg's `-map 0:<n>`) */
+  videoStream: number;
+  audioStream?: number;
+  /** why the file is rewritten, for the log */
+  reasons: string[];
+}
+
+/** Sound every browser plays inside MP4. */
+const BROWSER_AUDIO = new Set(['aac', 'mp3']);
+/** Pixel formats of H.264 every browser decodes (8-bit 4:2:0). */
+const BROWSER_PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
+
+/**
+ * Whether the top-level `moov` box (the index) comes before `mdat` (the media), so a browser can
+ * start playing before it has the whole file. False for a file that is not ISO/QuickTime boxes.
+ */
+export async function indexFirst(file: string): Promise<boolean> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const header = Buffer.alloc(16);
+    for (let offset = 0; offset + 8 <= size; ) {
+      const { bytesRead } = await handle.read(header, 0, 16, offset);
+      if (bytesRead < 8) return false;
+      const type = header.toString('latin1', 4, 8);
+      if (type === 'moov') return true;
+      if (type === 'mdat') return false;
+      let boxSize = header.readUInt32BE(0);
+      if (boxSize === 1) {
+        if (bytesRead < 16) return false;
+        boxSize = Number(header.readBigUInt64BE(8));
+      }
+      if (boxSize < 8) return false; // 0 (to the end of the file) or broken
+      offset += boxSize;
+    }
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * What must change for the file to play in every browser, progressively: H.264 in 8-bit 4:2:0,
+ * AAC or MP3 sound (or none), in an MP4 file (not QuickTime, WebM or Matroska) whose index comes
+ * first. `undefined` when it already is such a file: it is then kept byte for byte.
+ */
+export function playbackPlan(info: ProbeResult, indexIsFirst: boolean): PlaybackPlan | undefined {
+  const reasons: string[] = [];
+  const videoOk = info.videoCodec === 'h264' && BROWSER_PIXEL_FORMATS.has(info.pixelFormat ?? '');
+  if (!videoOk) reasons.push(`video ${info.videoCodec ?? 'unknown'}${info.pixelFormat ? ` ${info.pixelFormat}` : ''}`);
+  const audio = !info.hasAudio ? 'none' : BROWSER_AUDIO.has(info.audioCodec ?? '') ? 'copy' : 'encode';
+  if (audio === 'encode') reasons.push(`sound ${info.audioCodec ?? 'unknown'}`);
+  const isoFile = /(?:^|,)mp4(?:,|$)/.test(info.formatName);
+  if (!isoFile) reasons.push(`container ${info.formatName}`);
+  else if (info.majorBrand?.trim() === 'qt') reasons.push('QuickTime file');
+  else if (!indexIsFirst) reasons.push('index after the media');
+  if (reasons.length === 0) return undefined;
+  return {
+    video: videoOk ? 'copy' : 'encode',
+    audio,
+    videoStream: info.videoStream ?? 0,
+    ...(audio !== 'none' && info.audioStream !== undefined ? { audioStream: info.audioStream } : {}),
+    reasons,
+  };
+}
+
+/** The longest side of a video that has to be encoded again (a larger one is scaled down to it). */
+export const ENCODED_MAX_SIDE = 1920;
+
+/**
+ * Writes `out`: the video's first picture and sound streams in MP4 with the index first (+faststart),
+ * copied where the plan says so, else encoded as H.264 (yuv420p, CRF 23, at most ENCODED_MAX_SIDE
+ * pixels on its longest side, even sizes) and AAC. Allowed 10 seconds per second of video, at least 15 minutes.
+ */
+export async function makeBrowserPlayable(video: string, out: string, plan: PlaybackPlan, options: { durationSeconds: number }): Promise<void> {
+  const videoArgs =
+    plan.video === 'copy'
+      ? ['-c:v', 'copy']
+      : [
+          '-vf',
+          `scale=w='min(iw,${ENCODED_MAX_SIDE})':h='min(ih,${ENCODED_MAX_SIDE})':force_original_aspect_ratio=decrease,scale=w='trunc(iw/2)*2':h='trunc(ih/2)*2',setsar=1`,
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-crf',
+          '23',
+          '-pix_fmt',
+          'yuv420p',
+          '-profile:v',
+          'high',
+        ];
+  const audioArgs = plan.audio === 'none' ? ['-an'] : plan.audio === 'copy' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '160k'];
+  await ffmpeg(
+    [
+      '-i',
+      path.resolve(video),
+      '-map',
+      `0:${plan.videoStream}`,
+      ...(plan.audio === 'none' ? [] : ['-map', plan.audioStream !== undefined ? `0:${plan.audioStream}` : '0:a:0']),
+      ...videoArgs,
+      ...audioArgs,
+      '-sn',
+      '-dn',
+      '-max_muxing_queue_size',
+      '4096',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      path.resolve(out),
+    ],
+    { timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000) },
+  );
 }
 
 // ---- generated test videos ----------------------------------------------------------------------

@@ -3,12 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
-import { makePreview, makeThumbnail, NotMediaError, probe } from './ffmpeg.ts';
+import { indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type ProbeResult } from './ffmpeg.ts';
 import { withLocalFile } from './thumbnails.ts';
 
 /**
  * Processing of an uploaded video, off the request that brought it: probe (duration, a playable
- * video stream), a thumbnail when the asset has none, the animated preview. The programs run as
+ * video stream), a rewrite into a file every browser plays when it is not one already (WebM,
+ * QuickTime, HEVC, 10-bit, sound other than AAC or MP3, the index at the end), a thumbnail when the
+ * asset has none, the animated preview. The programs run as
  * child processes (ffmpeg.ts, at a lower priority and at most two at a time), so the event loop
  * and the requests never wait for them; the queue bounds how many videos are processed at once.
  */
@@ -17,6 +19,8 @@ export interface ProcessedVideo {
   durationSeconds: number;
   hasThumbnail: boolean;
   hasPreview: boolean;
+  /** why the stored video was rewritten (empty when it was kept as uploaded) */
+  converted: string[];
 }
 
 /** The file is not a playable video: the upload fails with this message. */
@@ -29,21 +33,28 @@ export class InvalidMediaError extends Error {
 
 /**
  * Processes the asset's `video.mp4`. InvalidMediaError when it is not a playable video; a thumbnail
- * or preview ffmpeg cannot make is logged and left out (the video still plays).
+ * or preview ffmpeg cannot make is logged and left out (the video still plays). A video that must be
+ * rewritten and cannot be (ffmpeg fails or runs out of time) throws ffmpeg's reason: the upload is
+ * `failed` with it, and the file stays as uploaded.
  */
 export async function processVideo(storage: Storage, assetId: string, log?: FastifyBaseLogger): Promise<ProcessedVideo> {
-  return withLocalFile(storage, assetId, 'video.mp4', async (video) => {
-    let info;
-    try {
-      info = await probe(video);
-    } catch (error) {
-      if (error instanceof NotMediaError) throw new InvalidMediaError(`not a video file (${error.message.replace(/^not a media file: /, '')})`);
-      throw error;
-    }
-    if (!info.hasVideo) throw new InvalidMediaError('the file has no playable video stream');
-    const durationSeconds = info.durationSeconds;
+  return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
+    let info = await probeUpload(uploaded);
     const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-processing-'));
     try {
+      // The rewrite replaces video.mp4 only once it is complete and probed: a server stopped in the
+      // middle leaves the upload as it was, and the next attempt starts again.
+      let video = uploaded;
+      const plan = playbackPlan(info, await indexFirst(uploaded));
+      if (plan) {
+        const rewritten = path.join(work, 'video.mp4');
+        log?.info({ assetId, reasons: plan.reasons, video: plan.video, audio: plan.audio }, 'processing: rewriting the video so every browser plays it');
+        await makeBrowserPlayable(uploaded, rewritten, plan, { durationSeconds: info.durationSeconds });
+        info = await probeUpload(rewritten);
+        await storage.write(assetId, 'video.mp4', fs.createReadStream(rewritten));
+        video = rewritten;
+      }
+      const durationSeconds = info.durationSeconds;
       const made = async (file: 'thumbnail.jpg' | 'preview.mp4', make: (out: string) => Promise<void>): Promise<boolean> => {
         const out = path.join(work, file);
         try {
@@ -58,11 +69,24 @@ export async function processVideo(storage: Storage, assetId: string, log?: Fast
       const hasThumbnail =
         (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined || (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds })));
       const hasPreview = await made('preview.mp4', (out) => makePreview(video, out, { durationSeconds }));
-      return { durationSeconds, hasThumbnail, hasPreview };
+      return { durationSeconds, hasThumbnail, hasPreview, converted: plan?.reasons ?? [] };
     } finally {
       await fs.promises.rm(work, { recursive: true, force: true });
     }
   });
+}
+
+/** The probe of a video file; InvalidMediaError when it is not media or has no moving picture. */
+async function probeUpload(file: string): Promise<ProbeResult> {
+  let info;
+  try {
+    info = await probe(file);
+  } catch (error) {
+    if (error instanceof NotMediaError) throw new InvalidMediaError(`not a video file (${error.message.replace(/^not a media file: /, '')})`);
+    throw error;
+  }
+  if (!info.hasVideo) throw new InvalidMediaError('the file has no playable video stream');
+  return info;
 }
 
 export interface ProcessingQueue {

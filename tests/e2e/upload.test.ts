@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTestVideo, mediaTools } from '../../server/media/ffmpeg.ts';
+import { generateTestVideo, indexFirst, mediaTools, probe } from '../../server/media/ffmpeg.ts';
+import { makeForeignVideo } from '../../server/media/foreign-videos.test-support.ts';
 import { axeViolations } from './axe.ts';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.ts';
 import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
@@ -31,6 +32,7 @@ let admin: SignedIn;
 let work: string;
 let clip: string;
 let bigClip: string;
+let screenRecording: string;
 let thumbnail: string;
 const uploadPuts: Array<{ url: string; contentRange: string | undefined }> = [];
 
@@ -47,9 +49,11 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-e2e-upload-'));
   clip = path.join(work, 'reunion-anual.mp4');
   bigClip = path.join(work, 'grabacion-larga.mp4');
+  screenRecording = path.join(work, 'grabacion-de-pantalla.webm');
   thumbnail = path.join(work, 'portada.png');
   await Promise.all([
     generateTestVideo(clip, { seconds: 6, pattern: 'smptebars', toneHz: 440, label: 'Subida E2E' }),
+    makeForeignVideo(screenRecording, 'webm', 4),
     run(mediaTools().ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:s=640x360', '-frames:v', '1', thumbnail]),
   ]);
   await padded(clip, bigClip, 24 * 1024 * 1024);
@@ -198,6 +202,38 @@ describe('uploading and managing videos in Chromium', () => {
     const stored = await fetch(`${product.url}${(await callApi(product, 'GET', `/api/videos/${await idOf('Grabación larga')}`, undefined, admin.token)).urlVideo as string}`);
     expect(Buffer.from(await stored.arrayBuffer()).equals(fs.readFileSync(bigClip))).toBe(true);
     expect(asset).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+  });
+
+  it('a WebM screen recording becomes an H.264 MP4 with its index first, which the video page plays', async () => {
+    await openUploadDialog();
+    const wizard = dialog('Subir video');
+    await chooseVideo(screenRecording);
+    await fillForm({ titulo: 'Grabación de pantalla', corta: 'Grabada con el navegador' });
+    await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: 120_000 });
+    await wizard.getByRole('button', { name: 'Confirmar' }).click();
+    await toast('El video se ha creado correctamente').waitFor();
+    await wizard.waitFor({ state: 'hidden' });
+    const created = card('Grabación de pantalla');
+    await created.waitFor();
+    expect(await created.getByText(/^\d+:\d\d$/).innerText()).toBe('0:04');
+
+    // What the server hands out is an MP4 every browser plays (Safari and Firefox play no VP8).
+    const detail = await callApi(product, 'GET', `/api/videos/${await idOf('Grabación de pantalla')}`, undefined, admin.token);
+    const served = path.join(work, 'served.mp4');
+    fs.writeFileSync(served, Buffer.from(await (await fetch(`${product.url}${detail.urlVideo as string}`)).arrayBuffer()));
+    const info = await probe(served);
+    expect([info.formatName.includes('mp4'), info.videoCodec, info.pixelFormat, info.audioCodec]).toEqual([true, 'h264', 'yuv420p', 'aac']);
+    expect(await indexFirst(served)).toBe(true);
+
+    await created.getByRole('link', { name: 'Reproducir Grabación de pantalla' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Grabación de pantalla' }).waitFor();
+    await page.locator('video').first().evaluate(async (element: HTMLVideoElement) => {
+      element.muted = true;
+      await element.play();
+    });
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
+    await page.goBack();
+    await grid().waitFor();
   });
 
   it('edits the title and tags, then deletes the video and its files', async () => {

@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { generateTestVideo, mediaTools } from './ffmpeg.ts';
+
+const run = promisify(execFile);
+
+/**
+ * Videos as cameras, phones and screen recorders write them, which not every browser plays as they
+ * are: made here from a generated test video (H.264 + AAC) with ffmpeg.
+ */
+export const FOREIGN_VIDEOS = {
+  /** a browser's screen recording: VP8 and Vorbis in WebM */
+  webm: { extension: 'webm', args: ['-c:v', 'libvpx', '-b:v', '300k', '-deadline', 'realtime', '-cpu-used', '8', '-c:a', 'libvorbis', '-f', 'webm'] },
+  /** an old camera's QuickTime file: MPEG-4 part 2 video and PCM sound, the index at the end */
+  'quicktime-mpeg4': { extension: 'mov', args: ['-c:v', 'mpeg4', '-q:v', '5', '-c:a', 'pcm_s16le', '-f', 'mov'] },
+  /** a Mac's screen recording: H.264 and AAC in QuickTime, the index at the end (copied, not encoded) */
+  'quicktime-h264': { extension: 'mov', args: ['-c', 'copy', '-f', 'mov'] },
+  /** an MP4 whose index comes after the media (no +faststart) */
+  'mp4-index-last': { extension: 'mp4', args: ['-c', 'copy', '-f', 'mp4'] },
+  /** a picture 10 bits deep, which many browsers do not decode, and no sound */
+  'h264-10bit': { extension: 'mp4', args: ['-an', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p10le', '-movflags', '+faststart', '-f', 'mp4'] },
+} as const;
+
+export type ForeignVideo = keyof typeof FOREIGN_VIDEOS;
+
+/** Writes `out`, a `seconds`-long 640×360 video of the given kind. */
+export async function makeForeignVideo(out: string, kind: ForeignVideo, seconds = 2): Promise<void> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-foreign-'));
+  try {
+    const source = path.join(dir, 'source.mp4');
+    await generateTestVideo(source, { seconds, pattern: 'testsrc2', toneHz: 550 });
+    await run(mediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', source, ...FOREIGN_VIDEOS[kind].args, path.resolve(out)]);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
