@@ -817,13 +817,19 @@ export interface components {
             recibido: number;
             /** @description Seconds, once processed. */
             duracion: number | null;
+            /**
+             * @description While processing rewrites the video into a file every browser plays (H.264 and AAC in MP4;
+             *     a WebM, a QuickTime file, HEVC…): how much of it is done, in percent. Null otherwise (no
+             *     rewrite needed, not started, or not processing).
+             */
+            procesado: number | null;
             /** @description Why processing failed, for the administrator. */
             error: string | null;
         };
         /**
          * @description Where an asset's video stands: `pending` (nothing received), `receiving` (part of it),
-         *     `processing` (complete; duration, thumbnail and preview being made), `ready`, `failed` (not a
-         *     playable video; `error` says why).
+         *     `processing` (complete; rewritten for every browser when needed, duration, thumbnail and
+         *     preview being made), `ready`, `failed` (not a playable video; `error` says why).
          * @enum {string}
          */
         UploadState: "pending" | "receiving" | "processing" | "ready" | "failed";

@@ -67,6 +67,7 @@ const fresh = (): Omit<UploadWizardContext, 'file'> => ({
   loaded: 0,
   total: 0,
   rate: 0,
+  processed: null,
   refusal: null,
   errors: null,
   values: null,
@@ -200,7 +201,8 @@ export const uploadWizardMachine = setup({
           on: { 'upload.retry': { target: 'uploading' } },
         },
         processing: {
-          description: "Step 2: the whole file arrived; 'Procesando el video…' while the server checks it.",
+          description:
+            "Step 2: the whole file arrived; 'Procesando el video…' while the server checks it, with the percent done while it rewrites the file for every browser.",
           initial: 'checking',
           states: {
             checking: {
@@ -216,7 +218,7 @@ export const uploadWizardMachine = setup({
                     target: '#uploadWizard.open.refused',
                     actions: assign({ refusal: 'invalid-media' }),
                   },
-                  { target: 'waiting' },
+                  { target: 'waiting', actions: assign({ processed: ({ event }) => event.output.procesado }) },
                 ],
                 // A failed look (network, server) is tried again later, like an unfinished processing.
                 onError: { target: 'waiting' },

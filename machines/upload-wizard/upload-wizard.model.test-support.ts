@@ -38,6 +38,7 @@ export const status = (estado: UploadStatus['estado']): UploadStatus => ({
   estado,
   recibido: VIDEO_FILE.size,
   duracion: estado === 'ready' ? 6 : null,
+  procesado: estado === 'processing' ? 40 : null,
   error: estado === 'failed' ? 'no video stream' : null,
 });
 export const VALID: VideoFormValues = {

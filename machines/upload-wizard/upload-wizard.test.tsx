@@ -163,6 +163,19 @@ function expectProgress(snapshot: Snapshot, { rate }: { rate: boolean }) {
   else expect(inDialog().queryByText(/\/s$/)).not.toBeInTheDocument();
 }
 
+/** 'Procesando el video…', with the percent of the server's rewrite and its bar once an answer gave one. */
+function expectProcessing(snapshot: Snapshot) {
+  const { processed } = snapshot.context;
+  const bar = inDialog().queryByRole('progressbar', { name: 'Progreso del procesado' });
+  if (processed === null) {
+    expect(inDialog().getByText('Procesando el video…')).toBeVisible();
+    expect(bar).not.toBeInTheDocument();
+  } else {
+    expect(inDialog().getByText(`Procesando el video… ${processed} %`)).toBeVisible();
+    expect(bar).toHaveAttribute('aria-valuenow', String(processed));
+  }
+}
+
 /** Nothing runs: every request answered or aborted, no transfer. */
 function expectNothingRunning(except: string[] = []) {
   for (const name of ['requestUploadSession', 'pollUpload', 'uploadThumbnail', 'createVideo', 'sendFile']) {
@@ -321,15 +334,15 @@ const states = {
     expectButtons({ confirm: false });
     expectProgress(snapshot, { rate: false });
     expect(progressBar()).toHaveAttribute('aria-valuenow', '100');
-    expect(inDialog().getByText('Procesando el video…')).toBeVisible();
+    expectProcessing(snapshot);
     expect(doubles.pendingCount('pollUpload')).toBe(1);
     expect(doubles.inputs('pollUpload').at(-1)).toEqual({ assetId: SESSION.assetId });
     expectNothingRunning(['pollUpload']);
   },
-  '#uploadWizard.open.processing.waiting': () => {
+  '#uploadWizard.open.processing.waiting': (snapshot) => {
     expectStep(2);
     expectButtons({ confirm: false });
-    expect(inDialog().getByText('Procesando el video…')).toBeVisible();
+    expectProcessing(snapshot);
     expectNothingRunning();
   },
   '#uploadWizard.open.refused': (snapshot) => {

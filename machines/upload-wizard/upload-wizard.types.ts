@@ -74,6 +74,8 @@ export interface UploadWizardContext {
   loaded: number;
   total: number;
   rate: number;
+  /** While the server rewrites the stored file into one every browser plays: the percent done (else null). */
+  processed: number | null;
   /** Why the file was refused after it was chosen (by the upload or by the processing). */
   refusal: RefusalReason | null;
   /** The failing rules of the last Confirmar, null until one fails (the fields then show their §5 messages). */

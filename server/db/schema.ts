@@ -164,6 +164,8 @@ export interface UploadsTable {
   claimed_by: string | null;
   /** the lease ends then unless renewed; an expired lease may be claimed by another instance */
   claimed_until: Instant | null;
+  /** percent of the rewrite into a file every browser plays done, while one runs; else null */
+  processing_progress: ColumnType<number | null, number | null | undefined, number | null>;
   /** an uploaded thumbnail waits to be adopted (POST /api/videos, PATCH /thumbnail) */
   thumbnail_pending: ColumnType<Flag, Flag | undefined, Flag>;
   updated_at: Instant;

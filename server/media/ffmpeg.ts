@@ -112,6 +112,8 @@ export class MediaToolError extends Error {
 interface RunOptions {
   /** killed after this long (default 5 minutes) */
   timeoutMs?: number;
+  /** each piece of standard output as it comes (it is also collected for the answer) */
+  onOutput?: (text: string) => void;
 }
 
 /** Runs a program with arguments (no shell) in a media-job slot; answers its standard output. */
@@ -134,6 +136,11 @@ function run(program: string, args: string[], options: RunOptions = {}): Promise
             reject(new MediaToolError(`${path.basename(program)} ${why}${detail ? `: ${detail}` : ''}`, stderr));
           },
         );
+        if (options.onOutput) {
+          const onOutput = options.onOutput;
+          child.stdout?.setEncoding('utf8');
+          child.stdout?.on('data', (text: string) => onOutput(text));
+        }
         if (child.pid !== undefined && jobPriority !== 0) {
           try {
             os.setPriority(child.pid, jobPriority);
@@ -370,7 +377,12 @@ export const ENCODED_MAX_SIDE = 1920;
  * copied where the plan says so, else encoded as H.264 (yuv420p, CRF 23, at most ENCODED_MAX_SIDE
  * pixels on its longest side, even sizes) and AAC. Allowed 10 seconds per second of video, at least 15 minutes.
  */
-export async function makeBrowserPlayable(video: string, out: string, plan: PlaybackPlan, options: { durationSeconds: number }): Promise<void> {
+export async function makeBrowserPlayable(
+  video: string,
+  out: string,
+  plan: PlaybackPlan,
+  options: { durationSeconds: number; onProgress?: (fraction: number) => void },
+): Promise<void> {
   const videoArgs =
     plan.video === 'copy'
       ? ['-c:v', 'copy']
@@ -404,12 +416,36 @@ export async function makeBrowserPlayable(video: string, out: string, plan: Play
       '4096',
       '-movflags',
       '+faststart',
+      ...(options.onProgress ? ['-progress', 'pipe:1', '-nostats'] : []),
       '-f',
       'mp4',
       path.resolve(out),
     ],
-    { timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000) },
+    {
+      timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000),
+      ...(options.onProgress ? { onOutput: progressReader(options.durationSeconds, options.onProgress) } : {}),
+    },
   );
+}
+
+/**
+ * Reads ffmpeg's `-progress` output (`key=value` lines, a block per report ending `progress=…`) and
+ * calls `report` with the fraction of the video written so far (0–1, from `out_time`).
+ */
+export function progressReader(durationSeconds: number, report: (fraction: number) => void): (text: string) => void {
+  let pending = '';
+  return (text) => {
+    pending += text;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const time = /^out_time=(\d+):(\d\d):(\d\d(?:\.\d+)?)\s*$/.exec(line);
+      if (time && durationSeconds > 0) {
+        const at = Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]);
+        report(Math.min(1, Math.max(0, at / durationSeconds)));
+      } else if (/^progress=end\s*$/.test(line)) report(1);
+    }
+  };
 }
 
 // ---- generated test videos ----------------------------------------------------------------------

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../storage/local-storage.ts';
-import { generateTestVideo, indexFirst, mediaTools, playbackPlan, probe, type ProbeResult } from './ffmpeg.ts';
+import { generateTestVideo, indexFirst, mediaTools, playbackPlan, probe, progressReader, type ProbeResult } from './ffmpeg.ts';
 import { makeForeignVideo, type ForeignVideo } from './foreign-videos.test-support.ts';
 import { InvalidMediaError, processVideo } from './processing.ts';
 
@@ -26,7 +26,7 @@ describe('processing makes a file every browser plays', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-processing-test-'));
     storage = new LocalStorage(path.join(dir, 'media'));
-    const kinds: ForeignVideo[] = ['webm', 'quicktime-mpeg4', 'quicktime-h264', 'mp4-index-last', 'h264-10bit'];
+    const kinds: ForeignVideo[] = ['webm', 'quicktime-hevc', 'quicktime-mpeg4', 'quicktime-h264', 'mp4-index-last', 'h264-10bit'];
     await Promise.all(
       kinds.map(async (kind) => {
         const file = path.join(dir, `${kind}.source`);
@@ -41,10 +41,13 @@ describe('processing makes a file every browser plays', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** Stores the source as an upload's video.mp4 and processes it; answers the outcome and the stored file. */
-  async function processed(kind: string): Promise<{ outcome: Awaited<ReturnType<typeof processVideo>>; stored: string; info: ProbeResult }> {
+  async function processed(
+    kind: string,
+    onProgress?: (fraction: number) => void,
+  ): Promise<{ outcome: Awaited<ReturnType<typeof processVideo>>; stored: string; info: ProbeResult }> {
     const assetId = `asset-${kind}-${(counter += 1)}`;
     await storage.write(assetId, 'video.mp4', fs.createReadStream(sources.get(kind)!));
-    const outcome = await processVideo(storage, assetId);
+    const outcome = await processVideo(storage, assetId, undefined, onProgress ? { onProgress } : {});
     const stored = storage.localPath(assetId, 'video.mp4');
     return { outcome, stored, info: await probe(stored) };
   }
@@ -57,8 +60,10 @@ describe('processing makes a file every browser plays', () => {
   }
 
   it('keeps an H.264 MP4 with its index first byte for byte', async () => {
-    const { outcome, stored } = await processed('playable');
+    const progress: number[] = [];
+    const { outcome, stored } = await processed('playable', (fraction) => progress.push(fraction));
     expect(outcome.converted).toEqual([]);
+    expect(progress).toEqual([]);
     expect(fs.readFileSync(stored).equals(fs.readFileSync(sources.get('playable')!))).toBe(true);
   });
 
@@ -74,12 +79,23 @@ describe('processing makes a file every browser plays', () => {
     expect(outcome.hasThumbnail && outcome.hasPreview).toBe(true);
   }, 60_000);
 
-  it('encodes a QuickTime file of MPEG-4 part 2 and PCM sound', async () => {
-    const { outcome, stored, info } = await processed('quicktime-mpeg4');
+  it('encodes a QuickTime file of MPEG-4 part 2 and PCM sound, reporting its progress up to the end', async () => {
+    const progress: number[] = [];
+    const { outcome, stored, info } = await processed('quicktime-mpeg4', (fraction) => progress.push(fraction));
+    expect(progress.at(-1)).toBe(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(outcome.converted.join('; ')).toMatch(/video mpeg4.*sound pcm_s16le/);
     expectBrowserPlayable(info);
     expect(info.audioCodec).toBe('aac');
     expect(await indexFirst(stored)).toBe(true);
+  }, 60_000);
+
+  it("encodes a phone's HEVC QuickTime file, turned upright as the phone meant it, and copies its AAC sound", async () => {
+    const { outcome, info } = await processed('quicktime-hevc');
+    expect(outcome.converted).toEqual(['video hevc yuv420p', 'QuickTime file']);
+    expectBrowserPlayable(info);
+    expect(info.audioCodec).toBe('aac');
+    expect([info.width, info.height]).toEqual([360, 640]);
   }, 60_000);
 
   it('rewrites a QuickTime file of H.264 and AAC as MP4 without encoding its picture again', async () => {
@@ -115,6 +131,19 @@ describe('processing makes a file every browser plays', () => {
     await storage.write(assetId, 'video.mp4', (await import('node:stream')).Readable.from([bytes]));
     await expect(processVideo(storage, assetId)).rejects.toBeInstanceOf(InvalidMediaError);
     expect(fs.readFileSync(storage.localPath(assetId, 'video.mp4')).equals(bytes)).toBe(true);
+  });
+});
+
+describe('progressReader', () => {
+  it("reads ffmpeg's -progress blocks, split anywhere, as the fraction of the video written", () => {
+    const seen: number[] = [];
+    const read = progressReader(40, (fraction) => seen.push(fraction));
+    const output =
+      'frame=10\nout_time_us=-9223372036854775807\nout_time=-577014:32:22.775808\nprogress=continue\n' +
+      'frame=250\nout_time_us=10000000\nout_time=00:00:10.000000\nprogress=continue\n' +
+      'out_time=00:00:30.500000\nprogress=continue\nout_time=00:01:00.000000\nprogress=end\n';
+    for (let i = 0; i < output.length; i += 7) read(output.slice(i, i + 7));
+    expect(seen).toEqual([0.25, 30.5 / 40, 1, 1]);
   });
 });
 

@@ -37,7 +37,12 @@ export class InvalidMediaError extends Error {
  * rewritten and cannot be (ffmpeg fails or runs out of time) throws ffmpeg's reason: the upload is
  * `failed` with it, and the file stays as uploaded.
  */
-export async function processVideo(storage: Storage, assetId: string, log?: FastifyBaseLogger): Promise<ProcessedVideo> {
+export async function processVideo(
+  storage: Storage,
+  assetId: string,
+  log?: FastifyBaseLogger,
+  options: { onProgress?: (fraction: number) => void } = {},
+): Promise<ProcessedVideo> {
   return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
     let info = await probeUpload(uploaded);
     const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-processing-'));
@@ -49,7 +54,10 @@ export async function processVideo(storage: Storage, assetId: string, log?: Fast
       if (plan) {
         const rewritten = path.join(work, 'video.mp4');
         log?.info({ assetId, reasons: plan.reasons, video: plan.video, audio: plan.audio }, 'processing: rewriting the video so every browser plays it');
-        await makeBrowserPlayable(uploaded, rewritten, plan, { durationSeconds: info.durationSeconds });
+        await makeBrowserPlayable(uploaded, rewritten, plan, {
+          durationSeconds: info.durationSeconds,
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        });
         info = await probeUpload(rewritten);
         await storage.write(assetId, 'video.mp4', fs.createReadStream(rewritten));
         video = rewritten;

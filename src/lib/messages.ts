@@ -156,6 +156,8 @@ export const uploadMessages = {
   progress: 'Progreso de la subida',
   percent: (value: number) => `${value} %`,
   processing: 'Procesando el video…',
+  processingPercent: (value: number) => `Procesando el video… ${value} %`,
+  processingProgress: 'Progreso del procesado',
   interrupted: 'La subida se ha interrumpido',
   retry: 'Reintentar',
   invalidVideo: 'El archivo no es un video válido',

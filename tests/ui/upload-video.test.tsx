@@ -73,6 +73,8 @@ interface Script {
   createFailures: number;
   /** When set, GET /api/uploads/{id} waits for it (the processing can be seen while it lasts). */
   pollGate: Promise<void> | null;
+  /** `procesado` of a processing answer: the percent of the server's rewrite done, or null. */
+  processed: number | null;
 }
 
 let user: UserEvent;
@@ -83,7 +85,7 @@ let script: Script;
 function serveApi() {
   let videos = [EXISTING];
   api = { sessions: [], polls: 0, thumbnails: [], creates: [], listReads: 0 };
-  script = { sessionFailures: 0, estados: ['ready'], thumbnailStatus: 204, createFailures: 0, pollGate: null };
+  script = { sessionFailures: 0, estados: ['ready'], thumbnailStatus: 204, createFailures: 0, pollGate: null, processed: null };
   server.use(
     http.get('/api/me', ({ response }) => response(200).json({ ...ME, user: 'root', nombre: 'Root', role: 'admin' })),
     http.get('/api/videos', ({ response }) => {
@@ -109,6 +111,7 @@ function serveApi() {
         estado,
         recibido: SIZE,
         duracion: estado === 'ready' ? 6 : null,
+        procesado: estado === 'processing' ? script.processed : null,
         error: estado === 'failed' ? 'no video stream' : null,
       });
     }),
@@ -405,6 +408,22 @@ describe('Subir video, in the app', () => {
     await user.click(button('Elegir otro archivo'));
     expect(inDialog().getByLabelText('Arrastre un video aquí o haga clic para elegirlo')).toBeInTheDocument();
     expect(inDialog().queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('while the server rewrites the file for every browser, the wizard shows how much is done; then Confirmar is enabled', async () => {
+    script.estados = ['processing', 'ready'];
+    script.processed = 40;
+    await openWizard();
+    await chooseVideo();
+    await fillValidForm();
+    await completeTransfer();
+    expect(await inDialog().findByText('Procesando el video… 40 %')).toBeInTheDocument();
+    expect(inDialog().getByRole('progressbar', { name: 'Progreso del procesado' })).toHaveAttribute('aria-valuenow', '40');
+    expect(button('Confirmar')).toBeDisabled();
+    // The next look (POLL_INTERVAL_MS later) finds it ready.
+    await waitFor(() => expect(button('Confirmar')).toBeEnabled(), { timeout: 5000 });
+    expect(inDialog().queryByText(/^Procesando el video/)).not.toBeInTheDocument();
+    expect(inDialog().queryByRole('progressbar', { name: 'Progreso del procesado' })).not.toBeInTheDocument();
   });
 
   it('a file that is not a video is refused at step 0 without asking the server', async () => {

@@ -57,7 +57,7 @@ export function findVideoOfAsset(db: Executor, assetId: string): Promise<{ id: n
 export async function claimProcessing(db: Executor, assetId: string, owner: string, at: string, until: string): Promise<number | undefined> {
   const row = await db
     .updateTable('uploads')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), processing_started_at: at, claimed_by: owner, claimed_until: until, updated_at: at }))
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), processing_started_at: at, claimed_by: owner, claimed_until: until, processing_progress: null, updated_at: at }))
     .where('asset_id', '=', assetId)
     .where('video_state', '=', 'processing')
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
@@ -78,11 +78,22 @@ export async function renewClaim(db: Executor, assetId: string, owner: string, u
   return result.numUpdatedRows > 0n;
 }
 
+/** Records how much of the video's rewrite is done, only while `owner` holds its lease. */
+export async function recordProcessingProgress(db: Executor, assetId: string, owner: string, percent: number): Promise<void> {
+  await db
+    .updateTable('uploads')
+    .set({ processing_progress: percent })
+    .where('asset_id', '=', assetId)
+    .where('video_state', '=', 'processing')
+    .where('claimed_by', '=', owner)
+    .execute();
+}
+
 /** Records the outcome of processing and ends the lease, only while `owner` holds it; answers whether it did. */
 export async function finishClaim(db: Executor, assetId: string, owner: string, changes: UploadChanges): Promise<boolean> {
   const result = await db
     .updateTable('uploads')
-    .set({ ...changes, claimed_by: null, claimed_until: null })
+    .set({ ...changes, claimed_by: null, claimed_until: null, processing_progress: null })
     .where('asset_id', '=', assetId)
     .where('video_state', '=', 'processing')
     .where('claimed_by', '=', owner)
@@ -94,7 +105,7 @@ export async function finishClaim(db: Executor, assetId: string, owner: string, 
 export async function releaseClaims(db: Executor, owner: string): Promise<number> {
   const result = await db
     .updateTable('uploads')
-    .set({ claimed_by: null, claimed_until: null })
+    .set({ claimed_by: null, claimed_until: null, processing_progress: null })
     .where('video_state', '=', 'processing')
     .where('claimed_by', '=', owner)
     .executeTakeFirst();

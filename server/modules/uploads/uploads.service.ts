@@ -24,6 +24,7 @@ import {
   listClaimable,
   markThumbnailPending,
   MAX_PROCESSING_ATTEMPTS,
+  recordProcessingProgress,
   releaseClaims,
   renewClaim,
   updateUpload,
@@ -34,6 +35,8 @@ import {
 type UploadSession = components['schemas']['UploadSession'];
 type UploadState = components['schemas']['UploadThumbnailSession'];
 
+/** How often at most the progress of a video's rewrite is written to the database. */
+export const PROGRESS_EVERY_MS = 1000;
 /** The largest thumbnail image a location takes. */
 export const MAX_THUMBNAIL_BYTES = 20 * 1024 * 1024;
 /** An upload no video was made from is removed this long after its locations expired; partial files this long after their last byte. */
@@ -148,7 +151,8 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
 
   /** Bytes of the video stored: the complete file's size, else the partial file's. */
   async function received(row: UploadRow): Promise<number> {
-    if (isComplete(row)) return (await storage.stat(row.asset_id, VIDEO_FILE))?.size ?? Number(row.video_size ?? 0);
+    // The size recorded when it arrived: processing may have rewritten the stored file since.
+    if (isComplete(row)) return row.video_size !== null ? Number(row.video_size) : ((await storage.stat(row.asset_id, VIDEO_FILE))?.size ?? 0);
     return (await storage.partialSize(row.asset_id, VIDEO_FILE)) ?? 0;
   }
 
@@ -160,7 +164,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       const video = await findVideoOfAsset(db.kysely, assetId);
       if (!video) throw new HttpProblem(404, 'resource-not-found', 'no such asset');
       const size = (await storage.stat(assetId, VIDEO_FILE))?.size ?? 0;
-      return { assetId, thumbnail: location(assetId, 'thumbnail', expires), estado: 'ready', recibido: size, duracion: video.duracion === null ? null : Number(video.duracion), error: null };
+      return { assetId, thumbnail: location(assetId, 'thumbnail', expires), estado: 'ready', recibido: size, duracion: video.duracion === null ? null : Number(video.duracion), procesado: null, error: null };
     }
     // fresh locations keep the session from being swept as abandoned
     const expiresAt = new Date(expires * 1000).toISOString();
@@ -172,6 +176,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       estado: row.video_state,
       recibido: await received(row),
       duracion: row.duracion === null ? null : Number(row.duracion),
+      procesado: row.video_state === 'processing' ? row.processing_progress : null,
       error: row.error,
     };
   }
@@ -353,8 +358,20 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
         .catch((error: unknown) => log.warn({ err: error, assetId }, 'processing: could not renew the lease'));
     }, Math.max(1, Math.floor(leaseMs / 3)));
     renewal.unref();
+    // The rewrite's progress, recorded when its whole percent changes, at most every PROGRESS_EVERY_MS.
+    let recorded = -1;
+    let recordedAt = 0;
+    const onProgress = (fraction: number) => {
+      const percent = Math.floor(fraction * 100);
+      if (percent === recorded || (Date.now() - recordedAt < PROGRESS_EVERY_MS && percent < 100)) return;
+      recorded = percent;
+      recordedAt = Date.now();
+      recordProcessingProgress(db.kysely, assetId, instanceId, percent).catch((error: unknown) =>
+        log.warn({ err: error, assetId }, 'processing: could not record the progress'),
+      );
+    };
     try {
-      const result = await processVideo(storage, assetId, log);
+      const result = await processVideo(storage, assetId, log, { onProgress });
       await finish({
         video_state: 'ready',
         duracion: result.durationSeconds,

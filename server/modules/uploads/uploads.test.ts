@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, expect, it } from 'vitest';
@@ -8,7 +9,8 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { call, describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { buildApp } from '../../app.ts';
 import { now } from '../../db/database.ts';
-import { testVideoBytes } from '../../media/ffmpeg.ts';
+import { indexFirst, probe, testVideoBytes } from '../../media/ffmpeg.ts';
+import { makeForeignVideo } from '../../media/foreign-videos.test-support.ts';
 import { mediaUrl, signedLocation } from '../../media/signed-urls.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { addVideo, assetId as newAssetId, createUser, type LibraryUser } from '../videos/videos.test-support.ts';
@@ -23,10 +25,18 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const FAKE_MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), crypto.randomBytes(30_000)]);
 
 let VIDEO: Buffer;
+/** A browser's screen recording (VP8 and Vorbis in WebM), long enough that its rewrite takes a few seconds. */
+let WEBM: Buffer;
 
 beforeAll(async () => {
-  VIDEO = await testVideoBytes({ seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
-}, 60_000);
+  const webm = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tao-uploads-test-')), 'recording.webm');
+  [VIDEO] = await Promise.all([
+    testVideoBytes({ seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 }),
+    makeForeignVideo(webm, 'webm', 20, { width: 1280, height: 720 }),
+  ]);
+  WEBM = fs.readFileSync(webm);
+  fs.rmSync(path.dirname(webm), { recursive: true, force: true });
+}, 120_000);
 
 interface Answer {
   status: number;
@@ -316,6 +326,33 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     const row = await findUpload(server().db.kysely, assetId);
     expect([row?.has_thumbnail, row?.has_preview, Number(row?.video_size)]).toEqual([1, 1, VIDEO.length]);
   });
+
+  it('a WebM is rewritten as an H.264 MP4 while GET says how much is done; `recibido` stays the bytes that arrived', async () => {
+    expect(WEBM.length).toBeLessThan(MAX_UPLOAD_BYTES);
+    const { assetId, video } = await session({ video: { contentType: 'video/webm', size: WEBM.length } });
+    expect((await putWhole(video.uploadUrl, WEBM, 'video/webm')).status).toBe(204);
+    const seen: Array<number | null> = [];
+    let answer: UploadState;
+    for (const deadline = Date.now() + 120_000; ; await sleep(50)) {
+      answer = await state(assetId);
+      if (answer.estado !== 'processing') break;
+      seen.push(answer.procesado);
+      if (Date.now() > deadline) throw new Error('not processed within two minutes');
+    }
+    expect(answer).toMatchObject({ estado: 'ready', procesado: null, recibido: WEBM.length, error: null });
+    expect(answer.duracion).toBeGreaterThan(19.8);
+    expect(answer.duracion).toBeLessThan(20.3);
+    // While it was rewritten: percents, never going back, below 100 until it ended.
+    const percents = seen.filter((p): p is number => p !== null);
+    expect(percents.length, `answers while processing: ${JSON.stringify(seen)}`).toBeGreaterThan(0);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents.every((p) => p >= 0 && p <= 100)).toBe(true);
+    const stored = storage().localPath(assetId, 'video.mp4');
+    const info = await probe(stored);
+    expect([info.videoCodec, info.pixelFormat, info.audioCodec, info.width, info.height]).toEqual(['h264', 'yuv420p', 'aac', 1280, 720]);
+    expect(await indexFirst(stored)).toBe(true);
+    expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail.jpg', 'video.mp4']);
+  }, 150_000);
 
   it('a file with MP4 leading bytes that is not a video fails processing with the reason', async () => {
     const { assetId, video } = await session();

@@ -126,6 +126,7 @@ export function serveLibrary(videos: Video[] = [VIDEO, OTHER_VIDEO]): FakeLibrar
         estado: 'ready',
         recibido: 1000,
         duracion: 600,
+        procesado: null,
         error: null,
       });
     }),

@@ -279,10 +279,17 @@ function TransferProgress({ snapshot, phase, send }: StepContentProps) {
         </Alert>
       )}
       {phase === 'processing' && (
-        <Group gap="sm">
-          <Loader size="sm" />
-          <Text>{uploadMessages.processing}</Text>
-        </Group>
+        <Stack gap={6}>
+          <Group gap="sm">
+            <Loader size="sm" />
+            <Text>{context.processed === null ? uploadMessages.processing : uploadMessages.processingPercent(context.processed)}</Text>
+          </Group>
+          {context.processed !== null && (
+            <Progress.Root size="sm">
+              <Progress.Section value={context.processed} aria-label={uploadMessages.processingProgress} />
+            </Progress.Root>
+          )}
+        </Stack>
       )}
       {phase === 'uploaded' && <Text size="sm">{uploadMessages.uploaded}</Text>}
       {phase === 'saving' && (

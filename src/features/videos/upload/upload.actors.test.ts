@@ -261,6 +261,7 @@ describe('uploadThumbnail', () => {
           estado: 'ready',
           recibido: SIZE,
           duracion: 6,
+          procesado: null,
           error: null,
         }),
       ),
