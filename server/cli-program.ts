@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { DEFAULT_DEMO_VIDEOS, describeDemo, loadDemo, MAX_DEMO_VIDEOS } from './media/demo.ts';
 import { setMediaJobPriority } from './media/ffmpeg.ts';
+import { describePlayable, makeLibraryPlayable } from './media/playable.cli.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -51,6 +52,9 @@ Commands:
                                          and users, in the last D days (default 90); --videos 0 --users 0 adds
                                          views to the library there is (the demo). Seed S (default 1): the
                                          same seed on the same database gives the same data
+  playable [--check]                     rewrite the library's videos that not every browser plays (WebM,
+                                         QuickTime, HEVC, 10-bit, the index at the end) as H.264/AAC MP4, as
+                                         processing does for new uploads; --check only lists them
   help                                   show this help
 
 The database is the one the server uses: DATABASE_URL (PostgreSQL) or DATA_DIR (SQLite).`;
@@ -198,6 +202,15 @@ const commands: Record<string, Command> = {
       if (error instanceof GenerateError) throw new CommandError(error.message);
       throw error;
     }
+  },
+
+  async playable(ctx, args, io) {
+    const { values, positionals } = parseArgs({ args, options: { check: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+    if (positionals.length > 0) throw new UsageError('playable takes only --check');
+    const report = await makeLibraryPlayable(ctx, { check: values.check, line: (text) => io.stderr(`  ${text}\n`) });
+    const summary = describePlayable(report, values.check);
+    if (report.failed > 0) throw new CommandError(summary);
+    return summary;
   },
 
   async audit(ctx, args) {

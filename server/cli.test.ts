@@ -1,4 +1,8 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../tests/utils/server-harness.ts';
@@ -6,7 +10,10 @@ import { runCli } from './cli-program.ts';
 import { rootDir } from './config.ts';
 import { findUserByKey } from './modules/accounts/accounts.repository.ts';
 import { readViewCounters, rebuildViewCounters } from './modules/statistics/statistics.repository.ts';
-import { addVideo, createUser, titles } from './modules/videos/videos.test-support.ts';
+import { probe, testVideoBytes } from './media/ffmpeg.ts';
+import { makeForeignVideo } from './media/foreign-videos.test-support.ts';
+import { addVideo, assetId, createUser, titles } from './modules/videos/videos.test-support.ts';
+import { LocalStorage } from './storage/local-storage.ts';
 import { createFirstAdmin, invitationTokenOf, inviteUser, registerAndEnrol, type TestUser } from '../tests/utils/accounts.ts';
 
 interface CliResult {
@@ -54,7 +61,7 @@ describe('command line: usage', () => {
     const res = await runCliProcess(env, ['help']);
     expect(res.code).toBe(0);
     for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]',
-      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'help']) {
+      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'playable [--check]', 'help']) {
       expect(res.stdout).toContain(command);
     }
   });
@@ -295,4 +302,64 @@ describeOnEachDatabase('command line: generate', (server) => {
     expect(await count(sql`select count(*) as n from view_events`)).toBe(3500);
     expect(await count(sql`select sum(view_count) as n from view_counts_hourly`)).toBe(3500);
   });
+});
+
+describeOnEachDatabase('command line: playable', (server) => {
+  let env: NodeJS.ProcessEnv;
+  let webm: Buffer;
+  let mp4: Buffer;
+  const cli = (...args: string[]) => runCliHere(env, args);
+  const storage = () => new LocalStorage(server().config.mediaDir);
+  const stored = (asset: string) => fs.readFileSync(storage().localPath(asset, 'video.mp4'));
+
+  beforeAll(async () => {
+    env = await cliEnv(server());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-cli-playable-'));
+    await makeForeignVideo(path.join(dir, 'recording.webm'), 'webm');
+    webm = fs.readFileSync(path.join(dir, 'recording.webm'));
+    fs.rmSync(dir, { recursive: true, force: true });
+    mp4 = await testVideoBytes({ seconds: 2, pattern: 'smptebars', toneHz: 440, width: 320, height: 180 });
+  }, 60_000);
+
+  async function videoWithFile(titulo: string, bytes: Buffer): Promise<string> {
+    const asset = assetId();
+    await addVideo(server(), { titulo, idExterno: asset });
+    await storage().write(asset, 'video.mp4', Readable.from([bytes]));
+    return asset;
+  }
+
+  it('--check lists the videos not every browser plays and changes nothing; without it they are rewritten, the others kept byte for byte', async () => {
+    const recording = await videoWithFile('Grabación antigua', webm);
+    const ready = await videoWithFile('Ya reproducible', mp4);
+    await addVideo(server(), { titulo: 'Sin archivo' });
+
+    const check = await cli('playable', '--check');
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stderr).toMatch(/«Grabación antigua»: to be rewritten \(video vp8 yuv420p, sound vorbis, container matroska,webm\)/);
+    expect(check.stderr).not.toContain('Ya reproducible');
+    expect(check.stdout.trim()).toBe('3 ready videos: 1 already play in every browser, 1 to be rewritten (run without --check to rewrite them), 1 without a stored file.');
+    expect(stored(recording).equals(webm)).toBe(true);
+
+    const run = await cli('playable');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/«Grabación antigua»: rewritten \(/);
+    expect(run.stdout.trim()).toBe('3 ready videos: 1 already play in every browser, 1 rewritten, 1 without a stored file.');
+    const info = await probe(storage().localPath(recording, 'video.mp4'));
+    expect([info.formatName.includes('mp4'), info.videoCodec, info.audioCodec]).toEqual([true, 'h264', 'aac']);
+    expect(stored(ready).equals(mp4)).toBe(true);
+
+    // A second run finds nothing left to do.
+    const again = await cli('playable');
+    expect(again.stdout.trim()).toBe('3 ready videos: 2 already play in every browser, 0 rewritten, 1 without a stored file.');
+  }, 120_000);
+
+  it('a stored file that is not a video is named, left as it is, and the command ends with exit code 1', async () => {
+    const broken = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4000, 7)]);
+    const asset = await videoWithFile('Archivo dañado', broken);
+    const res = await cli('playable');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/«Archivo dañado»: not a playable video, left as it is/);
+    expect(res.stderr).toContain('1 failed (left as they were)');
+    expect(stored(asset).equals(broken)).toBe(true);
+  }, 60_000);
 });

@@ -44,24 +44,10 @@ export async function processVideo(
   options: { onProgress?: (fraction: number) => void } = {},
 ): Promise<ProcessedVideo> {
   return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
-    let info = await probeUpload(uploaded);
+    const probed = await probeUpload(uploaded);
     const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-processing-'));
     try {
-      // The rewrite replaces video.mp4 only once it is complete and probed: a server stopped in the
-      // middle leaves the upload as it was, and the next attempt starts again.
-      let video = uploaded;
-      const plan = playbackPlan(info, await indexFirst(uploaded));
-      if (plan) {
-        const rewritten = path.join(work, 'video.mp4');
-        log?.info({ assetId, reasons: plan.reasons, video: plan.video, audio: plan.audio }, 'processing: rewriting the video so every browser plays it');
-        await makeBrowserPlayable(uploaded, rewritten, plan, {
-          durationSeconds: info.durationSeconds,
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        });
-        info = await probeUpload(rewritten);
-        await storage.write(assetId, 'video.mp4', fs.createReadStream(rewritten));
-        video = rewritten;
-      }
+      const { video, info, reasons } = await rewriteForBrowsers(storage, assetId, uploaded, probed, work, { ...options, ...(log ? { log } : {}) });
       const durationSeconds = info.durationSeconds;
       const made = async (file: 'thumbnail.jpg' | 'preview.mp4', make: (out: string) => Promise<void>): Promise<boolean> => {
         const out = path.join(work, file);
@@ -77,15 +63,42 @@ export async function processVideo(
       const hasThumbnail =
         (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined || (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds })));
       const hasPreview = await made('preview.mp4', (out) => makePreview(video, out, { durationSeconds }));
-      return { durationSeconds, hasThumbnail, hasPreview, converted: plan?.reasons ?? [] };
+      return { durationSeconds, hasThumbnail, hasPreview, converted: reasons };
     } finally {
       await fs.promises.rm(work, { recursive: true, force: true });
     }
   });
 }
 
+/**
+ * Makes the asset's stored `video.mp4` (here at `file`, probed as `info`) one every browser plays,
+ * when it is not already: the rewrite is made in `work` and replaces `video.mp4` only once complete
+ * and probed, so a process stopped in the middle leaves the file as it was. Answers the file to go on
+ * with (the rewrite, or `file`), its probe, and why it was rewritten (empty: kept byte for byte).
+ */
+export async function rewriteForBrowsers(
+  storage: Storage,
+  assetId: string,
+  file: string,
+  info: ProbeResult,
+  work: string,
+  options: { log?: FastifyBaseLogger; onProgress?: (fraction: number) => void } = {},
+): Promise<{ video: string; info: ProbeResult; reasons: string[] }> {
+  const plan = playbackPlan(info, await indexFirst(file));
+  if (!plan) return { video: file, info, reasons: [] };
+  const rewritten = path.join(work, 'video.mp4');
+  options.log?.info({ assetId, reasons: plan.reasons, video: plan.video, audio: plan.audio }, 'processing: rewriting the video so every browser plays it');
+  await makeBrowserPlayable(file, rewritten, plan, {
+    durationSeconds: info.durationSeconds,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const rewrittenInfo = await probeUpload(rewritten);
+  await storage.write(assetId, 'video.mp4', fs.createReadStream(rewritten));
+  return { video: rewritten, info: rewrittenInfo, reasons: plan.reasons };
+}
+
 /** The probe of a video file; InvalidMediaError when it is not media or has no moving picture. */
-async function probeUpload(file: string): Promise<ProbeResult> {
+export async function probeUpload(file: string): Promise<ProbeResult> {
   let info;
   try {
     info = await probe(file);
