@@ -114,6 +114,8 @@ interface RunOptions {
   timeoutMs?: number;
   /** each piece of standard output as it comes (it is also collected for the answer) */
   onOutput?: (text: string) => void;
+  /** kills the program (a server stopping) */
+  signal?: AbortSignal;
 }
 
 /** Runs a program with arguments (no shell) in a media-job slot; answers its standard output. */
@@ -124,7 +126,13 @@ function run(program: string, args: string[], options: RunOptions = {}): Promise
         const child = execFile(
           program,
           args,
-          { timeout: options.timeoutMs ?? 5 * 60_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+          {
+            timeout: options.timeoutMs ?? 5 * 60_000,
+            killSignal: 'SIGKILL',
+            maxBuffer: 16 * 1024 * 1024,
+            windowsHide: true,
+            ...(options.signal ? { signal: options.signal } : {}),
+          },
           (error, stdout, stderr) => {
             if (!error) return resolve(stdout);
             const detail = stderr
@@ -132,7 +140,11 @@ function run(program: string, args: string[], options: RunOptions = {}): Promise
               .filter((line) => line.trim() !== '' && !line.startsWith('Fontconfig'))
               .slice(-5)
               .join('\n');
-            const why = error.killed ? 'was stopped (time limit)' : `failed (${error.code ?? error.signal ?? 'error'})`;
+            const why = options.signal?.aborted
+              ? 'was stopped (the server is stopping)'
+              : error.killed
+                ? 'was stopped (time limit)'
+                : `failed (${error.code ?? error.signal ?? 'error'})`;
             reject(new MediaToolError(`${path.basename(program)} ${why}${detail ? `: ${detail}` : ''}`, stderr));
           },
         );
@@ -381,7 +393,7 @@ export async function makeBrowserPlayable(
   video: string,
   out: string,
   plan: PlaybackPlan,
-  options: { durationSeconds: number; onProgress?: (fraction: number) => void },
+  options: { durationSeconds: number; onProgress?: (fraction: number) => void; signal?: AbortSignal },
 ): Promise<void> {
   const videoArgs =
     plan.video === 'copy'
@@ -424,6 +436,7 @@ export async function makeBrowserPlayable(
     {
       timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000),
       ...(options.onProgress ? { onOutput: progressReader(options.durationSeconds, options.onProgress) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     },
   );
 }

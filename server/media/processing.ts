@@ -41,7 +41,7 @@ export async function processVideo(
   storage: Storage,
   assetId: string,
   log?: FastifyBaseLogger,
-  options: { onProgress?: (fraction: number) => void } = {},
+  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
 ): Promise<ProcessedVideo> {
   return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
     const probed = await probeUpload(uploaded);
@@ -82,7 +82,7 @@ export async function rewriteForBrowsers(
   file: string,
   info: ProbeResult,
   work: string,
-  options: { log?: FastifyBaseLogger; onProgress?: (fraction: number) => void } = {},
+  options: { log?: FastifyBaseLogger; onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
 ): Promise<{ video: string; info: ProbeResult; reasons: string[] }> {
   const plan = playbackPlan(info, await indexFirst(file));
   if (!plan) return { video: file, info, reasons: [] };
@@ -91,6 +91,7 @@ export async function rewriteForBrowsers(
   await makeBrowserPlayable(file, rewritten, plan, {
     durationSeconds: info.durationSeconds,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   const rewrittenInfo = await probeUpload(rewritten);
   await storage.write(assetId, 'video.mp4', fs.createReadStream(rewritten));

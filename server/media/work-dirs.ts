@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The prefixes of the working directories media jobs make under the system's temporary directory. */
-export const WORK_DIR_PREFIXES = ['tao-processing-', 'tao-thumbnail-', 'tao-media-', 'tao-label-'] as const;
+export const WORK_DIR_PREFIXES = ['tao-processing-', 'tao-playable-', 'tao-thumbnail-', 'tao-media-', 'tao-label-'] as const;
 
 /**
  * Removes the media jobs' working directories last changed before `olderThan`: a job removes its own

@@ -1,9 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { testVideoBytes } from '../../media/ffmpeg.ts';
+import { makeForeignVideo } from '../../media/foreign-videos.test-support.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { assetId as newAssetId } from '../videos/videos.test-support.ts';
 import { claimProcessing, finishClaim, findUpload, insertUpload, listClaimable, releaseClaims, renewClaim } from './uploads.repository.ts';
@@ -16,10 +21,42 @@ import { createUploadsService } from './uploads.service.ts';
  */
 
 let VIDEO: Buffer;
+/** A WebM whose rewrite lasts a few seconds. */
+let WEBM: Buffer;
 
 beforeAll(async () => {
-  VIDEO = await testVideoBytes({ seconds: 1, pattern: 'testsrc2', toneHz: 440, width: 160, height: 96 });
-}, 60_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-lease-test-'));
+  [VIDEO] = await Promise.all([
+    testVideoBytes({ seconds: 1, pattern: 'testsrc2', toneHz: 440, width: 160, height: 96 }),
+    makeForeignVideo(path.join(dir, 'recording.webm'), 'webm', 20, { width: 1280, height: 720 }),
+  ]);
+  WEBM = fs.readFileSync(path.join(dir, 'recording.webm'));
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+/** The ffmpeg programs this process runs now (their process ids). */
+function ffmpegChildren(): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  } catch {
+    // ps answers 1 when this process has no children
+  }
+  return out
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+ffmpeg/.exec(line)?.[1])
+    .filter((pid): pid is string => pid !== undefined)
+    .map(Number);
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -124,10 +161,10 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
       leaseMs: options.leaseMs ?? 3000,
     });
   }
-  async function uploadedVideo(claim?: { by: string; until: number }): Promise<string> {
+  async function uploadedVideo(claim?: { by: string; until: number }, bytes: Buffer = VIDEO): Promise<string> {
     const asset = newAssetId();
     const at = iso(Date.now());
-    await new LocalStorage(server().config.mediaDir).write(asset, 'video.mp4', Readable.from([VIDEO]));
+    await new LocalStorage(server().config.mediaDir).write(asset, 'video.mp4', Readable.from([bytes]));
     await insertUpload(server().db.kysely, {
       asset_id: asset,
       created_at: at,
@@ -161,6 +198,28 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
       await Promise.all([a.stopProcessing(), b.stopProcessing()]);
     }
   });
+
+  it('a stopping instance kills the ffmpeg of a rewrite in progress and leaves the video, unharmed, to another', async () => {
+    const asset = await uploadedVideo(undefined, WEBM);
+    const stopping = await serviceOfInstance('stopping-instance');
+    await stopping.startProcessing();
+    let row;
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(50)) {
+      row = await findUpload(server().db.kysely, asset);
+      if (row?.claimed_by === 'stopping-instance' && row.processing_progress !== null) break;
+    }
+    expect(row, 'the rewrite started on the stopping instance').toMatchObject({ claimed_by: 'stopping-instance', video_state: 'processing' });
+    const programs = ffmpegChildren();
+    expect(programs.length).toBeGreaterThan(0);
+    await stopping.stopProcessing(0);
+    for (const deadline = Date.now() + 5000; Date.now() < deadline && programs.some(running); ) await sleep(50);
+    expect(programs.filter(running)).toEqual([]);
+    // Not failed: left for the next start or another instance (the test server's own may have taken it since).
+    row = await findUpload(server().db.kysely, asset);
+    expect(row?.claimed_by).not.toBe('stopping-instance');
+    expect(row?.error).toBeNull();
+    expect(['processing', 'ready']).toContain(row?.video_state);
+  }, 120_000);
 
   it('a video whose instance died is taken over once its lease runs out, not before', async () => {
     const expiry = Date.now() + 1500;

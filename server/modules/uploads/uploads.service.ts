@@ -118,6 +118,8 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
   /** The transfer in progress of each asset's video (`<asset>`): a newer request ends it and waits for it. */
   const transfers = new Map<string, { cancel: () => void; done: Promise<void> }>();
   const queue: ProcessingQueue = createProcessingQueue({ concurrency: config.processingConcurrency, job: processUpload, log });
+  /** Aborted when the instance stops: the media programs of the jobs still running are killed. */
+  const stopping = new AbortController();
 
   const location = (assetId: string, file: UploadKind, expires: number) => ({
     uploadUrl: signedLocation(ctx.secrets.urlKey, 'PUT', `/api/uploads/${assetId}/${file}`, expires),
@@ -371,7 +373,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       );
     };
     try {
-      const result = await processVideo(storage, assetId, log, { onProgress });
+      const result = await processVideo(storage, assetId, log, { onProgress, signal: stopping.signal });
       await finish({
         video_state: 'ready',
         duracion: result.durationSeconds,
@@ -380,6 +382,10 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
         error: null,
       });
     } catch (error) {
+      if (stopping.signal.aborted) {
+        log.info({ assetId }, 'processing: stopped with the instance; the next start (or another instance) processes it again');
+        return;
+      }
       if (!(error instanceof InvalidMediaError)) log.error({ err: error, assetId }, 'processing: failed');
       await fail(error instanceof Error ? error.message : String(error));
     } finally {
@@ -435,18 +441,22 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
   }
 
   /**
-   * Takes no more videos, waits up to 5 s for those running, and gives up the leases of those still
-   * running (within main.ts's 10 s for the whole shutdown), so another instance takes them at once.
+   * Takes no more videos, waits up to `waitMs` (5 s) for those running, and gives up the leases of
+   * those still running (within main.ts's 10 s for the whole shutdown), so another instance takes
+   * them at once; their media programs are killed.
    */
-  async function stopProcessing(): Promise<void> {
+  async function stopProcessing(waitMs = 5_000): Promise<void> {
     clearInterval(poller);
-    await queue.stop(5_000);
+    await queue.stop(waitMs);
     try {
       const released = await releaseClaims(db.kysely, instanceId);
       if (released > 0) log.info({ released }, 'processing: left unfinished videos to another instance');
     } catch (error) {
       log.warn({ err: error }, 'processing: could not give up the leases (they run out by themselves)');
     }
+    // A rewrite can last long after the process would have exited: its ffmpeg is killed, not left
+    // running without anyone to store its work (the lease is given up first, so its failure records nothing).
+    stopping.abort();
   }
 
   return { createUpload, getUpload, receiveVideo, receiveThumbnail, sweep, startProcessing, stopProcessing, pickUpProcessing, queue, instanceId };
