@@ -259,7 +259,14 @@ export interface paths {
         get: operations["getUpload"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Discard an upload no video was made of (admin).
+         * @description What the wizard's 'Cancelar' (and 'Elegir otro archivo') asks: a transfer still arriving is
+         *     ended, its processing stopped (ffmpeg killed), and its files and row removed at once instead of
+         *     a day after its locations expire. 404 `resource-not-found` for an unknown upload; 409
+         *     `conflict` once a video was made of it (delete the video instead).
+         */
+        delete: operations["discardUpload"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1383,6 +1390,32 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    discardUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AssetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload and its files are gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };

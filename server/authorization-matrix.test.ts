@@ -207,6 +207,13 @@ const MATRIX: Record<string, MatrixRow[]> = {
 
   getUpload: [{ row: 'an upload session', request: (w) => ({ url: `/api/uploads/${w.upload.asset}` }) }],
 
+  discardUpload: [
+    {
+      row: 'a processed upload no video was made of (a fresh one for each caller let through)',
+      request: async (w, { allowed }) => ({ url: `/api/uploads/${allowed ? await w.fresh.readyUpload() : w.upload.asset}` }),
+    },
+  ],
+
   putUploadFile: [
     { row: 'a thumbnail sent to its signed location', request: (w) => ({ url: w.upload.thumbnail, payload: PNG, headers: { 'content-type': 'image/png' } }), success: 204 },
     {

@@ -114,6 +114,10 @@ export const uploadWizardMachine = setup({
     notifySaveFailed: () => {
       throw new Error('notifySaveFailed is supplied by the app with .provide()');
     },
+    /** Tells the server an upload the person gave up is no longer wanted (DELETE /api/uploads/{id}): fire and forget. */
+    discardUpload: (_, _params: { assetId: string }) => {
+      throw new Error('discardUpload is supplied by the app with .provide()');
+    },
   },
   guards: {
     isVideo: ({ event }) => event.type === 'upload.choose' && isVideoFile(event.file),
@@ -121,6 +125,7 @@ export const uploadWizardMachine = setup({
     hasThumbnail: ({ event }) => event.type === 'upload.confirm' && event.thumbnail !== null,
     isRefusal: (_, error: unknown) => [413, 415].includes(problemOf(error).status ?? 0),
     isReady: (_, status: UploadStatus) => status.estado === 'ready',
+    hasSession: ({ context }) => context.session !== null,
     isFailed: (_, status: UploadStatus) => status.estado === 'failed',
   },
   delays: {
@@ -135,7 +140,13 @@ export const uploadWizardMachine = setup({
     open: {
       description: "The stepper, the form and 'Cancelar' (enabled); 'Confirmar' only at step 3.",
       initial: 'choosing',
-      on: { 'upload.cancel': { target: 'cancelled' } },
+      on: {
+        // The server's copy (a transfer broken off, a processing under way, a refused file) goes at once, not a day later.
+        'upload.cancel': [
+          { guard: 'hasSession', target: 'cancelled', actions: { type: 'discardUpload', params: ({ context }) => ({ assetId: context.session!.assetId }) } },
+          { target: 'cancelled' },
+        ],
+      },
       states: {
         choosing: {
           description: "Step 0 'Elegir archivo': the dropzone; a refused file's message when one was not a video.",
@@ -233,7 +244,14 @@ export const uploadWizardMachine = setup({
         refused: {
           description: "The file cannot be a video ('El archivo no es un video válido', or too big): 'Elegir otro archivo'.",
           on: {
-            'upload.restart': { target: 'choosing', actions: assign(() => ({ file: null, ...fresh() })) },
+            'upload.restart': [
+              {
+                guard: 'hasSession',
+                target: 'choosing',
+                actions: [{ type: 'discardUpload', params: ({ context }) => ({ assetId: context.session!.assetId }) }, assign(() => ({ file: null, ...fresh() }))],
+              },
+              { target: 'choosing', actions: assign(() => ({ file: null, ...fresh() })) },
+            ],
           },
         },
         uploaded: {

@@ -140,6 +140,8 @@ export const uploadWizardModel = defineQaModel({
     refusedFile: context.refusedFile,
     refusal: context.refusal,
     errors: context.errors !== null,
+    // A refusal before the server made an upload (none to discard) or after (discarded on leaving).
+    session: context.session !== null,
   }),
   // Each refusal's message is shown by some path.
   extraFeatures: (snapshot) => (snapshot.matches({ open: 'refused' }) ? [`refused ${snapshot.context.refusal}`] : []),

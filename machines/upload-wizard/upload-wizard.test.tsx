@@ -91,6 +91,30 @@ function Host({ logic }: { logic: typeof uploadWizardMachine }) {
   ) : null;
 }
 
+/** The uploads the wizard told the server it gave up (its discardUpload action), in order. */
+let discarded: string[] = [];
+/** At the previous state of the path: whether the wizard held an upload session, and the discards then. */
+let lastState = { hadSession: false, discards: 0 };
+
+/**
+ * Every state's check, plus: an upload given up is discarded on the server exactly once, when the
+ * wizard leaves it ('Cancelar' to cancelled, 'Elegir otro archivo' back to choosing), and never otherwise.
+ */
+function checkingDiscards(checks: StateChecks<Snapshot>): StateChecks<Snapshot> {
+  return Object.fromEntries(
+    Object.entries(checks).map(([id, check]) => [
+      id,
+      async (snapshot: Snapshot) => {
+        const leaves = id === '#uploadWizard.cancelled' || id === '#uploadWizard.open.choosing';
+        expect(discarded.length - lastState.discards, 'DELETE /api/uploads/{id} of the upload given up').toBe(leaves && lastState.hadSession ? 1 : 0);
+        expect(discarded.every((assetId) => assetId === SESSION.assetId)).toBe(true);
+        await check(snapshot);
+        lastState = { hadSession: snapshot.context.session !== null, discards: discarded.length };
+      },
+    ]),
+  ) as StateChecks<Snapshot>;
+}
+
 beforeEach(() => {
   user = userEvent.setup({ applyAccept: false });
   doubles = createActorDoubles();
@@ -103,7 +127,10 @@ beforeEach(() => {
   const queryClient = createQueryClient();
   // Toasts stay long enough for any path to read them all.
   const toasts = createToastStore(toastMachine.provide({ delays: { toastDuration: 10 * 60_000 } }));
+  discarded = [];
+  lastState = { hadSession: false, discards: 0 };
   const logic = createUploadWizardLogic({ queryClient, toasts }).provide({
+    actions: { discardUpload: (_, { assetId }) => void discarded.push(assetId) },
     actors: {
       requestUploadSession: doubles.promise<UploadSession, UploadSessionRequest>('requestUploadSession'),
       sendFile: doubles.callback<SendFileInput, UploadWizardEvent>('sendFile'),
@@ -408,7 +435,7 @@ describe('upload wizard model (the Subir video dialog)', () => {
   for (const { name, path } of paths) {
     it(name, async () => {
       await act(async () => {});
-      await runPath(path, states, executors);
+      await runPath(path, checkingDiscards(states), executors);
     });
   }
 });

@@ -49,6 +49,7 @@ export async function processVideo(
     try {
       const { video, info, reasons } = await rewriteForBrowsers(storage, assetId, uploaded, probed, work, { ...options, ...(log ? { log } : {}) });
       const durationSeconds = info.durationSeconds;
+      options.signal?.throwIfAborted();
       const made = async (file: 'thumbnail.jpg' | 'preview.mp4', make: (out: string) => Promise<void>): Promise<boolean> => {
         const out = path.join(work, file);
         try {
@@ -62,7 +63,9 @@ export async function processVideo(
       };
       const hasThumbnail =
         (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined || (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds })));
+      options.signal?.throwIfAborted();
       const hasPreview = await made('preview.mp4', (out) => makePreview(video, out, { durationSeconds }));
+      options.signal?.throwIfAborted();
       return { durationSeconds, hasThumbnail, hasPreview, converted: reasons };
     } finally {
       await fs.promises.rm(work, { recursive: true, force: true });

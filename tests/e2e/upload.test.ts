@@ -236,6 +236,25 @@ describe('uploading and managing videos in Chromium', () => {
     await grid().waitFor();
   });
 
+  it('Cancelar after the transfer discards the upload on the server: its files are gone at once', async () => {
+    uploadPuts.length = 0;
+    await openUploadDialog();
+    const wizard = dialog('Subir video');
+    await chooseVideo(clip);
+    await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
+    const asset = /\/api\/uploads\/([^/]+)\/video/.exec(uploadPuts[0]!.url)![1]!;
+    expect(fs.readdirSync(path.join(product.dataDir, 'media', asset))).toContain('video.mp4');
+    await wizard.getByRole('button', { name: 'Cancelar' }).click();
+    await wizard.waitFor({ state: 'hidden' });
+    for (let tries = 0; tries < 50 && fs.existsSync(path.join(product.dataDir, 'media', asset)) && fs.readdirSync(path.join(product.dataDir, 'media', asset)).length > 0; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const left = fs.existsSync(path.join(product.dataDir, 'media', asset)) ? fs.readdirSync(path.join(product.dataDir, 'media', asset)) : [];
+    expect(left).toEqual([]);
+    const status = await fetch(`${product.url}/api/uploads/${asset}`, { headers: { Authorization: `Bearer ${admin.token}` } });
+    expect(status.status).toBe(404);
+  });
+
   it('edits the title and tags, then deletes the video and its files', async () => {
     const asset = await assetOf('Reunión anual 2026');
     expect(fs.readdirSync(path.join(product.dataDir, 'media', asset)).length).toBeGreaterThan(0);

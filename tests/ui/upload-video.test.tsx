@@ -57,6 +57,8 @@ interface FakeApi {
   sessions: unknown[];
   /** Looks at the upload's state. */
   polls: number;
+  /** DELETE /api/uploads/{id}: the uploads given up. */
+  discards: string[];
   /** Thumbnail PUTs: the location's path and query, content type, bytes. */
   thumbnails: Array<{ path: string; contentType: string | null; size: number }>;
   /** Bodies of POST /api/videos. */
@@ -84,7 +86,7 @@ let script: Script;
 
 function serveApi() {
   let videos = [EXISTING];
-  api = { sessions: [], polls: 0, thumbnails: [], creates: [], listReads: 0 };
+  api = { sessions: [], polls: 0, discards: [], thumbnails: [], creates: [], listReads: 0 };
   script = { sessionFailures: 0, estados: ['ready'], thumbnailStatus: 204, createFailures: 0, pollGate: null, processed: null };
   server.use(
     http.get('/api/me', ({ response }) => response(200).json({ ...ME, user: 'root', nombre: 'Root', role: 'admin' })),
@@ -100,6 +102,10 @@ function serveApi() {
         return problem(500, 'internal-server-error');
       }
       return response(201).json(SESSION);
+    }),
+    http.delete('/api/uploads/{id}', ({ params, response }) => {
+      api.discards.push(params.id);
+      return response(204).empty();
     }),
     http.get('/api/uploads/{id}', async ({ params, response }) => {
       api.polls += 1;
@@ -313,6 +319,8 @@ describe('Subir video, in the app', () => {
     expect(target.puts[0]?.aborted).toBe(true);
     expect(target.inFlight).toBe(false);
     expect(api.polls).toBe(0);
+    // The bytes the server got so far are discarded at once.
+    await waitFor(() => expect(api.discards).toEqual([ASSET]));
     // A new opening starts over at step 0.
     await user.click(screen.getByRole('button', { name: /Root/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Subir video' }));
@@ -407,6 +415,7 @@ describe('Subir video, in the app', () => {
     expect(button('Confirmar')).toBeDisabled();
     await user.click(button('Elegir otro archivo'));
     expect(inDialog().getByLabelText('Arrastre un video aquí o haga clic para elegirlo')).toBeInTheDocument();
+    await waitFor(() => expect(api.discards).toEqual([ASSET]));
     expect(inDialog().queryByRole('progressbar')).not.toBeInTheDocument();
   });
 

@@ -49,6 +49,7 @@ export const defaultHandlers = [
   http.get('/api/etiquetas', ({ response }) => response(200).json([])),
   // Leaving the session ends it on the server too.
   http.post('/api/logout', ({ response }) => response(204).empty()),
+  http.delete('/api/uploads/{id}', ({ response }) => response(204).empty()),
 ];
 
 export const server = setupServer(...defaultHandlers);

@@ -84,6 +84,10 @@ export function uploadsModule(ctx: AppContext, storage: Storage = openStorage(ct
         return session;
       },
       getUpload: async (request) => uploads.getUpload(request.params.id),
+      discardUpload: async (request, reply) => {
+        await uploads.discardUpload(request.params.id);
+        reply.code(204);
+      },
       putUploadFile: async (request, reply) => {
         try {
           await receive(request, reply);

@@ -120,6 +120,8 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
   const queue: ProcessingQueue = createProcessingQueue({ concurrency: config.processingConcurrency, job: processUpload, log });
   /** Aborted when the instance stops: the media programs of the jobs still running are killed. */
   const stopping = new AbortController();
+  /** The processing jobs running here: stopped when their upload is discarded or their lease is lost. */
+  const jobs = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   const location = (assetId: string, file: UploadKind, expires: number) => ({
     uploadUrl: signedLocation(ctx.secrets.urlKey, 'PUT', `/api/uploads/${assetId}/${file}`, expires),
@@ -352,10 +354,16 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       await fail(`processing was interrupted ${MAX_PROCESSING_ATTEMPTS} times`);
       return;
     }
+    const job = new AbortController();
+    let ended!: () => void;
+    jobs.set(assetId, { controller: job, done: new Promise<void>((resolve) => (ended = resolve)) });
     const renewal = setInterval(() => {
       renewClaim(db.kysely, assetId, instanceId, new Date(Date.now() + leaseMs).toISOString())
         .then((held) => {
-          if (!held) log.warn({ assetId, instanceId }, 'processing: lost the lease of a video being processed');
+          if (held) return;
+          // Discarded (the row is gone) or taken over by another instance: its work would be thrown away.
+          log.warn({ assetId, instanceId }, 'processing: lost the lease of a video being processed; stopping it');
+          job.abort();
         })
         .catch((error: unknown) => log.warn({ err: error, assetId }, 'processing: could not renew the lease'));
     }, Math.max(1, Math.floor(leaseMs / 3)));
@@ -373,7 +381,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       );
     };
     try {
-      const result = await processVideo(storage, assetId, log, { onProgress, signal: stopping.signal });
+      const result = await processVideo(storage, assetId, log, { onProgress, signal: AbortSignal.any([stopping.signal, job.signal]) });
       await finish({
         video_state: 'ready',
         duracion: result.durationSeconds,
@@ -386,11 +394,41 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
         log.info({ assetId }, 'processing: stopped with the instance; the next start (or another instance) processes it again');
         return;
       }
+      if (job.signal.aborted) {
+        log.info({ assetId }, 'processing: stopped (the upload was discarded, or another instance holds it)');
+        return;
+      }
       if (!(error instanceof InvalidMediaError)) log.error({ err: error, assetId }, 'processing: failed');
       await fail(error instanceof Error ? error.message : String(error));
     } finally {
+      jobs.delete(assetId);
+      ended();
       clearInterval(renewal);
     }
+  }
+
+  /**
+   * Discards an upload no video was made of (the wizard's 'Cancelar'): ends a transfer in progress,
+   * stops its processing here (another instance holding it stops when it next renews its lease),
+   * and removes its row and files. 404 for an unknown upload, 409 once a video was made of it.
+   */
+  async function discardUpload(assetId: string): Promise<void> {
+    if (!(await findUpload(db.kysely, assetId))) throw new HttpProblem(404, 'resource-not-found', 'no such upload');
+    if (await findVideoOfAsset(db.kysely, assetId)) throw new HttpProblem(409, 'conflict', 'a video was made of this upload: delete the video instead');
+    const transfer = transfers.get(assetId);
+    if (transfer) {
+      transfer.cancel();
+      await transfer.done;
+    }
+    // The row first: a job claiming it now finds nothing, and a running one records nothing.
+    await deleteUpload(db.kysely, assetId);
+    const job = jobs.get(assetId);
+    if (job) {
+      job.controller.abort();
+      await job.done;
+    }
+    await storage.discardPartial(assetId, VIDEO_FILE);
+    await storage.deleteAsset(assetId);
   }
 
   /**
@@ -459,7 +497,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
     stopping.abort();
   }
 
-  return { createUpload, getUpload, receiveVideo, receiveThumbnail, sweep, startProcessing, stopProcessing, pickUpProcessing, queue, instanceId };
+  return { createUpload, getUpload, discardUpload, receiveVideo, receiveThumbnail, sweep, startProcessing, stopProcessing, pickUpProcessing, queue, instanceId };
 }
 
 export type UploadsService = ReturnType<typeof createUploadsService>;

@@ -354,6 +354,57 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail.jpg', 'video.mp4']);
   }, 150_000);
 
+  it('DELETE discards an upload: a transfer broken off (its partial file), one being rewritten (ffmpeg stopped), a refused one; 404 then, 409 once a video was made of it', async () => {
+    const discard = (assetId: string, token = admin.session) => call(server().app, { method: 'DELETE', url: `/api/uploads/${assetId}`, token });
+
+    // Half a video arrived, then the connection broke: the partial file is kept for resuming until discarded.
+    const half = await session();
+    const chunks = split(VIDEO, 8 * 1024);
+    await put(port, half.video.uploadUrl, { 'content-type': 'video/mp4', 'content-length': String(VIDEO.length) }, chunks, {
+      abort: { after: Math.floor(chunks.length / 2), before: () => sleep(100) },
+    });
+    for (const deadline = Date.now() + 5000; Date.now() < deadline && !(await storage().partialSize(half.assetId, 'video.mp4')); ) await sleep(20);
+    expect(await storage().partialSize(half.assetId, 'video.mp4')).toBeGreaterThan(0);
+    expect((await discard(half.assetId, ana.session)).statusCode).toBe(403);
+    expect((await discard(half.assetId)).statusCode).toBe(204);
+    expect(await storage().partialSize(half.assetId, 'video.mp4')).toBeUndefined();
+    expect(await findUpload(server().db.kysely, half.assetId)).toBeUndefined();
+    const gone = await call(server().app, { method: 'GET', url: `/api/uploads/${half.assetId}`, token: admin.session });
+    expect(gone.statusCode).toBe(404);
+    expect((await discard(half.assetId)).json()).toMatchObject({ status: 404, type: expect.stringContaining('resource-not-found') });
+
+    // A WebM being rewritten: discarded in the middle, nothing of it is left once the answer comes.
+    const rewriting = await session({ video: { contentType: 'video/webm', size: WEBM.length } });
+    expect((await putWhole(rewriting.video.uploadUrl, WEBM, 'video/webm')).status).toBe(204);
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(50)) {
+      if ((await state(rewriting.assetId)).procesado !== null) break;
+    }
+    expect((await state(rewriting.assetId)).procesado).not.toBeNull();
+    const started = Date.now();
+    expect((await discard(rewriting.assetId)).statusCode).toBe(204);
+    expect(Date.now() - started).toBeLessThan(3000); // ffmpeg was stopped, not waited for
+    expect(await storage().list(rewriting.assetId)).toEqual([]);
+    await sleep(500);
+    expect(await storage().list(rewriting.assetId)).toEqual([]);
+
+    // Refused by processing (not a video), then 'Elegir otro archivo': its file goes too.
+    const refused = await session();
+    expect((await putWhole(refused.video.uploadUrl, FAKE_MP4)).status).toBe(204);
+    expect((await settled(refused.assetId)).estado).toBe('failed');
+    expect((await discard(refused.assetId)).statusCode).toBe(204);
+    expect(await storage().list(refused.assetId)).toEqual([]);
+
+    // Once a video was made of it, the video is what gets deleted.
+    const made = await session();
+    expect((await putWhole(made.video.uploadUrl, VIDEO)).status).toBe(204);
+    await settled(made.assetId);
+    await addVideo(server(), { titulo: 'Hecho de una subida', idExterno: made.assetId });
+    const conflict = await discard(made.assetId);
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json()).toMatchObject({ type: expect.stringContaining('conflict') });
+    expect(await storage().list(made.assetId)).toContain('video.mp4');
+  }, 150_000);
+
   it('a file with MP4 leading bytes that is not a video fails processing with the reason', async () => {
     const { assetId, video } = await session();
     expect((await putWhole(video.uploadUrl, FAKE_MP4)).status).toBe(204);

@@ -361,6 +361,10 @@ export function createUploadWizardLogic({ queryClient, toasts, sendFile }: Uploa
     actions: {
       notifyCreated: () => show('success', videoManagementMessages.created),
       notifySaveFailed: () => show('error', videoManagementMessages.createFailed),
+      // Fire and forget: if it fails, the server removes the upload a day after its locations expire.
+      discardUpload: (_, { assetId }) => {
+        void api.DELETE('/api/uploads/{id}', { params: { path: { id: assetId } } }).catch(() => {});
+      },
     },
   });
 }
