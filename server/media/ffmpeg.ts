@@ -497,7 +497,7 @@ function labelFont(): string | undefined {
 }
 
 /** Frames a second of test videos: smooth enough for test patterns, and much cheaper to encode than 25. */
-const TEST_FPS = 15;
+export const TEST_FPS = 15;
 
 function source(pattern: TestPattern, width: number, height: number): string {
   if (pattern === 'cellauto') return `cellauto=size=${width / 2}x${height / 2}:rate=${TEST_FPS}:rule=30,scale=${width}:${height}:flags=neighbor`;
