@@ -24,7 +24,10 @@ export interface Config {
   maxUploadBytes: number;
   /** how long signed upload locations work (seconds) */
   uploadUrlTtlSeconds: number;
-  /** videos processed at once (ffprobe, thumbnail, preview) */
+  /**
+   * videos processed at once (ffprobe, a rewrite for every browser, thumbnail, preview); rewrites go one
+   * at a time (ffmpeg.ts rewriteJobs), so a short upload is not held behind a long rewrite
+   */
   processingConcurrency: number;
   trustProxy: boolean;
   sso: {
@@ -93,7 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 10 * 1024 ** 3, 1024, 1024 ** 4),
     uploadUrlTtlSeconds: int('UPLOAD_URL_TTL_SECONDS', env.UPLOAD_URL_TTL_SECONDS, 3600, 60, 24 * 3600),
-    processingConcurrency: int('PROCESSING_CONCURRENCY', env.PROCESSING_CONCURRENCY, 1, 1, 4),
+    processingConcurrency: int('PROCESSING_CONCURRENCY', env.PROCESSING_CONCURRENCY, 3, 1, 4),
     trustProxy: bool(env.TRUST_PROXY),
     sso: {
       hs256Secret: optional(env.SSO_HS256_SECRET),

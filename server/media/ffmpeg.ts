@@ -87,6 +87,13 @@ export function createLimiter(concurrency: number): Limiter {
 /** One or two media programs at a time (two on a machine with two or more cores). */
 export const mediaJobs: Limiter = createLimiter(Math.max(1, Math.min(2, os.availableParallelism())));
 
+/**
+ * Rewrites of whole videos (makeBrowserPlayable), one at a time, in a lane of their own: a rewrite
+ * can take most of an hour, and the short jobs (probes, thumbnails, previews, pictures) must not wait
+ * behind it for mediaJobs' slots. It runs at the same lower priority, so requests still come first.
+ */
+export const rewriteJobs: Limiter = createLimiter(1);
+
 /** The niceness media programs run at: 10 (below the server's requests) unless changed. */
 let jobPriority = 10;
 
@@ -116,11 +123,13 @@ interface RunOptions {
   onOutput?: (text: string) => void;
   /** kills the program (a server stopping) */
   signal?: AbortSignal;
+  /** the slots it waits for (default mediaJobs) */
+  limiter?: Limiter;
 }
 
 /** Runs a program with arguments (no shell) in a media-job slot; answers its standard output. */
 function run(program: string, args: string[], options: RunOptions = {}): Promise<string> {
-  return mediaJobs(
+  return (options.limiter ?? mediaJobs)(
     () =>
       new Promise<string>((resolve, reject) => {
         const child = execFile(
@@ -434,6 +443,7 @@ export async function makeBrowserPlayable(
       path.resolve(out),
     ],
     {
+      limiter: rewriteJobs,
       timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000),
       ...(options.onProgress ? { onOutput: progressReader(options.durationSeconds, options.onProgress) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

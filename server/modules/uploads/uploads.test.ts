@@ -354,6 +354,21 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail.jpg', 'video.mp4']);
   }, 150_000);
 
+  it('a short upload is processed while a long rewrite runs: it does not wait behind it', async () => {
+    const long = await session({ video: { contentType: 'video/webm', size: WEBM.length } });
+    expect((await putWhole(long.video.uploadUrl, WEBM, 'video/webm')).status).toBe(204);
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(50)) {
+      if ((await state(long.assetId)).procesado !== null) break;
+    }
+    const short = await session();
+    expect((await putWhole(short.video.uploadUrl, VIDEO)).status).toBe(204);
+    expect(await settled(short.assetId)).toMatchObject({ estado: 'ready' });
+    const meanwhile = await state(long.assetId);
+    expect(meanwhile.estado, 'the long rewrite was still running when the short upload was ready').toBe('processing');
+    expect(meanwhile.procesado).toBeLessThan(100);
+    expect(await settled(long.assetId)).toMatchObject({ estado: 'ready' });
+  }, 150_000);
+
   it('DELETE discards an upload: a transfer broken off (its partial file), one being rewritten (ffmpeg stopped), a refused one; 404 then, 409 once a video was made of it', async () => {
     const discard = (assetId: string, token = admin.session) => call(server().app, { method: 'DELETE', url: `/api/uploads/${assetId}`, token });
 
