@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { indexFirst, makeBrowserPlayable, playbackPlan, probe, setMediaJobPriority, TEST_FPS } from '../server/media/ffmpeg.ts';
-import { makeForeignVideo, type ForeignVideo } from '../server/media/foreign-videos.test-support.ts';
+import { makeForeignVideo, type ForeignVideo } from '../server/media/foreign-videos.ts';
 import { formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
 const SECONDS = 10;

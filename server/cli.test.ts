@@ -11,7 +11,7 @@ import { rootDir } from './config.ts';
 import { findUserByKey } from './modules/accounts/accounts.repository.ts';
 import { readViewCounters, rebuildViewCounters } from './modules/statistics/statistics.repository.ts';
 import { probe, testVideoBytes } from './media/ffmpeg.ts';
-import { makeForeignVideo } from './media/foreign-videos.test-support.ts';
+import { makeForeignVideo } from './media/foreign-videos.ts';
 import { addVideo, assetId, createUser, titles } from './modules/videos/videos.test-support.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { createFirstAdmin, invitationTokenOf, inviteUser, registerAndEnrol, type TestUser } from '../tests/utils/accounts.ts';

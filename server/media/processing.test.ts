@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../storage/local-storage.ts';
 import { generateTestVideo, indexFirst, mediaTools, playbackPlan, probe, progressReader, type ProbeResult } from './ffmpeg.ts';
-import { makeForeignVideo, type ForeignVideo } from './foreign-videos.test-support.ts';
+import { makeForeignVideo, type ForeignVideo } from './foreign-videos.ts';
 import { InvalidMediaError, processVideo } from './processing.ts';
 
 const run = promisify(execFile);

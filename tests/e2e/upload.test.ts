@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestVideo, indexFirst, mediaTools, probe } from '../../server/media/ffmpeg.ts';
-import { makeForeignVideo } from '../../server/media/foreign-videos.test-support.ts';
+import { makeForeignVideo } from '../../server/media/foreign-videos.ts';
 import { axeViolations } from './axe.ts';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.ts';
 import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { testVideoBytes } from '../../media/ffmpeg.ts';
-import { makeForeignVideo } from '../../media/foreign-videos.test-support.ts';
+import { makeForeignVideo } from '../../media/foreign-videos.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { assetId as newAssetId } from '../videos/videos.test-support.ts';
 import { claimProcessing, finishClaim, findUpload, insertUpload, listClaimable, releaseClaims, renewClaim } from './uploads.repository.ts';

@@ -10,7 +10,7 @@ import { call, describeOnEachDatabase, type TestServer } from '../../../tests/ut
 import { buildApp } from '../../app.ts';
 import { now } from '../../db/database.ts';
 import { indexFirst, probe, testVideoBytes } from '../../media/ffmpeg.ts';
-import { makeForeignVideo } from '../../media/foreign-videos.test-support.ts';
+import { makeForeignVideo } from '../../media/foreign-videos.ts';
 import { mediaUrl, signedLocation } from '../../media/signed-urls.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { addVideo, assetId as newAssetId, createUser, type LibraryUser } from '../videos/videos.test-support.ts';

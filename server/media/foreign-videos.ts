@@ -9,7 +9,8 @@ const run = promisify(execFile);
 
 /**
  * Videos as cameras, phones and screen recorders write them, which not every browser plays as they
- * are: made here from a generated test video (H.264 + AAC) with ffmpeg.
+ * are: made here from a generated test video (H.264 + AAC) with ffmpeg, for the tests and
+ * bench/video-rewrite.ts of processing's rewrite (the server itself never makes them).
  */
 export const FOREIGN_VIDEOS = {
   /** a browser's screen recording: VP8 and Vorbis in WebM */
