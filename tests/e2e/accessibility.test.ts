@@ -236,7 +236,12 @@ const cases: Case[] = [
     reach: async (page) => {
       await library(page);
       await page.getByRole('button', { name: 'Fecha de subida', exact: true }).click();
-      await page.getByRole('button', { name: 'es despues de' }).click();
+      // Its opening transition over before pressing its button: a full run once saw the page scrolled
+      // and the popover hidden by the time the click came (the description above tells where it was).
+      const popover = dialog(page, 'Fecha de subida');
+      await popover.waitFor();
+      await settle(page);
+      await popover.getByRole('button', { name: 'es despues de' }).click();
       await page.getByRole('button', { name: 'Mes anterior' }).waitFor();
     },
   },

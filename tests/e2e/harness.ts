@@ -140,7 +140,12 @@ export function watchPage(page: Page): { describe: (name: string) => Promise<str
             url: location.href,
             active: active ? active.outerHTML.slice(0, 300) : 'none',
             headings: [...document.querySelectorAll('h1')].map((h) => `${h.closest('main') ? 'main ' : ''}h1 "${h.textContent ?? ''}"`),
-            dialogs: [...document.querySelectorAll('[role="dialog"]')].map((d) => d.getAttribute('aria-label') ?? d.getAttribute('aria-labelledby') ?? '?'),
+            scrollY: Math.round(window.scrollY),
+            dialogs: [...document.querySelectorAll('[role="dialog"]')].map((d) => {
+              const box = d.getBoundingClientRect();
+              const name = d.getAttribute('aria-label') ?? document.getElementById(d.getAttribute('aria-labelledby') ?? '')?.textContent ?? '?';
+              return `${name} at (${Math.round(box.left)}, ${Math.round(box.top)}) ${Math.round(box.width)}×${Math.round(box.height)}, ${getComputedStyle(d).visibility}`;
+            }),
             scripts: performance.getEntriesByType('resource').map((entry) => entry.name.replace(location.origin, '')).filter((url) => /\.(js|css)$/.test(url)),
           };
         })
