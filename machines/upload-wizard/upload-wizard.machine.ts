@@ -33,9 +33,20 @@ export function isVideoFile(file: Pick<File, 'name' | 'type' | 'size'>): boolean
   return VIDEO_EXTENSIONS.some((extension) => name.endsWith(extension));
 }
 
-/** What the upload session is asked for: the video's type and size. */
+/** The content types the video location takes as such; anything else is sent as bytes for the server to recognise. */
+const VIDEO_CONTENT_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'];
+
+/**
+ * The content type a video is announced and sent with: its own when the location takes it, else
+ * `application/octet-stream` (a `.mkv` is `video/x-matroska`, a `.m4v` `video/x-m4v`: the server
+ * recognises them by their leading bytes, and processing rewrites them for every browser).
+ */
+export const uploadContentType = (file: Pick<File, 'type'>): string =>
+  VIDEO_CONTENT_TYPES.includes(file.type) ? file.type : 'application/octet-stream';
+
+/** What the upload session is asked for: the video's type (as it will be sent) and size. */
 export const sessionRequestOf = (file: Pick<File, 'type' | 'size'>): UploadSessionRequest => ({
-  video: { contentType: file.type || 'application/octet-stream', size: file.size },
+  video: { contentType: uploadContentType(file), size: file.size },
 });
 
 /** The percentage shown (0–100, whole). */

@@ -24,6 +24,8 @@ export const FOREIGN_VIDEOS = {
     // the rotation is kept only when written by a copy
     then: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mov'],
   },
+  /** an OBS Studio recording (its default container): H.264 and AAC in Matroska */
+  matroska: { extension: 'mkv', args: ['-c', 'copy', '-f', 'matroska'] },
   /** a Mac's screen recording: H.264 and AAC in QuickTime, the index at the end (copied, not encoded) */
   'quicktime-h264': { extension: 'mov', args: ['-c', 'copy', '-f', 'mov'] },
   /** an MP4 whose index comes after the media (no +faststart) */

@@ -33,6 +33,7 @@ let work: string;
 let clip: string;
 let bigClip: string;
 let screenRecording: string;
+let obsRecording: string;
 let thumbnail: string;
 const uploadPuts: Array<{ url: string; contentRange: string | undefined }> = [];
 
@@ -50,10 +51,12 @@ beforeAll(async () => {
   clip = path.join(work, 'reunion-anual.mp4');
   bigClip = path.join(work, 'grabacion-larga.mp4');
   screenRecording = path.join(work, 'grabacion-de-pantalla.webm');
+  obsRecording = path.join(work, 'grabacion-obs.mkv');
   thumbnail = path.join(work, 'portada.png');
   await Promise.all([
     generateTestVideo(clip, { seconds: 6, pattern: 'smptebars', toneHz: 440, label: 'Subida E2E' }),
     makeForeignVideo(screenRecording, 'webm', 4),
+    makeForeignVideo(obsRecording, 'matroska', 3),
     run(mediaTools().ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:s=640x360', '-frames:v', '1', thumbnail]),
   ]);
   await padded(clip, bigClip, 24 * 1024 * 1024);
@@ -234,6 +237,22 @@ describe('uploading and managing videos in Chromium', () => {
     await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
     await page.goBack();
     await grid().waitFor();
+  });
+
+  it('an OBS recording (.mkv) is taken and served as an MP4 with the same H.264 picture', async () => {
+    await openUploadDialog();
+    const wizard = dialog('Subir video');
+    await chooseVideo(obsRecording);
+    await fillForm({ titulo: 'Grabación de OBS', corta: 'Grabada con OBS Studio' });
+    await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
+    await wizard.getByRole('button', { name: 'Confirmar' }).click();
+    await toast('El video se ha creado correctamente').waitFor();
+    await wizard.waitFor({ state: 'hidden' });
+    const detail = await callApi(product, 'GET', `/api/videos/${await idOf('Grabación de OBS')}`, undefined, admin.token);
+    const served = path.join(work, 'served-obs.mp4');
+    fs.writeFileSync(served, Buffer.from(await (await fetch(`${product.url}${detail.urlVideo as string}`)).arrayBuffer()));
+    const info = await probe(served);
+    expect([info.formatName.includes('mp4'), info.videoCodec, info.audioCodec, Math.round(info.durationSeconds)]).toEqual([true, 'h264', 'aac', 3]);
   });
 
   it('Cancelar after the transfer discards the upload on the server: its files are gone at once', async () => {

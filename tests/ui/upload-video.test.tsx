@@ -435,6 +435,16 @@ describe('Subir video, in the app', () => {
     expect(inDialog().queryByRole('progressbar', { name: 'Progreso del procesado' })).not.toBeInTheDocument();
   });
 
+  it("an OBS recording (.mkv, video/x-matroska) is announced and sent as bytes for the server to recognise, not refused", async () => {
+    const recording = new File([new Uint8Array(SIZE)], 'grabacion-obs.mkv', { type: 'video/x-matroska' });
+    await openWizard();
+    await chooseVideo(recording);
+    await completeTransfer();
+    await uploaded();
+    expect(api.sessions).toEqual([{ video: { contentType: 'application/octet-stream', size: SIZE } }]);
+    expect(target.puts[0]?.headers['content-type']).toBe('application/octet-stream');
+  });
+
   it('a file that is not a video is refused at step 0 without asking the server', async () => {
     await openWizard();
     const picky = userEvent.setup({ applyAccept: false });

@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { SendFileEvent, SendFileInput } from '../../../../machines/upload-wizard/upload-wizard.types.ts';
 import { http, problem, server } from '../../../../tests/utils/msw.ts';
 import { createFakeUploadTarget, type FakeUploadTarget } from './fake-upload-target.test-support.ts';
-import { transferFile, uploadContentType, uploadThumbnailFile, videoCreateBody } from './upload.actors.ts';
+import { uploadContentType } from '../../../../machines/upload-wizard/upload-wizard.machine.ts';
+import { transferFile, uploadThumbnailFile, videoCreateBody } from './upload.actors.ts';
 
 const SIZE = 1000;
 const ASSET = 'asset-upload-0001';

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { fromCallback, fromPromise } from 'xstate';
 import type { components } from '../../../../contract/openapi.gen.ts';
-import { uploadWizardMachine } from '../../../../machines/upload-wizard/upload-wizard.machine.ts';
+import { uploadContentType, uploadWizardMachine } from '../../../../machines/upload-wizard/upload-wizard.machine.ts';
 import type {
   CreateVideoInput,
   SendFileEvent,
@@ -20,10 +20,6 @@ import { videoKeys, type Video } from '../videos.queries.ts';
 
 type VideoCreate = components['schemas']['VideoCreate'];
 
-/** The content types the video location takes as such; anything else is sent as bytes for the server to recognise. */
-const VIDEO_CONTENT_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'];
-export const uploadContentType = (file: Pick<File, 'type'>) =>
-  VIDEO_CONTENT_TYPES.includes(file.type) ? file.type : 'application/octet-stream';
 
 /** Signed locations are paths of this origin; XMLHttpRequest and fetch get them absolute (jsdom's fetch needs it). */
 const absolute = (location: string) => new URL(location, globalThis.location?.origin ?? 'http://localhost').href;
