@@ -299,8 +299,10 @@ export interface paths {
          *     It waits to be adopted by `POST /api/videos` or by `PATCH /api/videos/{id}` `/thumbnail`.
          *
          *     **Video** (`video/mp4`, `video/webm`, `video/quicktime` or `application/octet-stream`, at most
-         *     `MAX_UPLOAD_BYTES`): the file's leading bytes must be those of an MP4/QuickTime or WebM/Matroska
-         *     file, whatever the content type says (415 `unsupported-media-type`); over the limit, by
+         *     `MAX_UPLOAD_BYTES`): the file's leading bytes must be those of an MP4/QuickTime, WebM/Matroska,
+         *     AVI, MPEG program stream, ASF (Windows Media) or FLV file, whatever the content type says (415
+         *     `unsupported-media-type`); processing rewrites any of them that not every browser plays as an
+         *     H.264/AAC MP4. Over the limit, by
          *     `Content-Length`, by the `Content-Range` total or while streaming, 413 `payload-too-large`.
          *     - Without `Content-Range`: the whole file, starting over; 204 once stored.
          *     - With `Content-Range: bytes <first>-<last>/<total>`: `first` must be the number of bytes already

@@ -18,7 +18,7 @@ import type {
 export const POLL_INTERVAL_MS = 2000;
 
 /** The file extensions taken as video when the browser gives no type. */
-export const VIDEO_EXTENSIONS = ['.mp4', '.m4v', '.mov', '.qt', '.webm', '.mkv'] as const;
+export const VIDEO_EXTENSIONS = ['.mp4', '.m4v', '.mov', '.qt', '.webm', '.mkv', '.avi', '.mpg', '.mpeg', '.vob', '.wmv', '.flv', '.3gp'] as const;
 
 /**
  * Whether a chosen file can be a video (SPEC.md §5: "video upload accepts video files"): a video

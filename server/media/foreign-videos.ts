@@ -26,6 +26,14 @@ export const FOREIGN_VIDEOS = {
   },
   /** an OBS Studio recording (its default container): H.264 and AAC in Matroska */
   matroska: { extension: 'mkv', args: ['-c', 'copy', '-f', 'matroska'] },
+  /** an old camera's AVI: MPEG-4 part 2 and MP3 */
+  avi: { extension: 'avi', args: ['-c:v', 'mpeg4', '-q:v', '5', '-c:a', 'libmp3lame', '-b:a', '96k', '-f', 'avi'] },
+  /** Windows Media: WMV 8 and WMA 2 in ASF */
+  wmv: { extension: 'wmv', args: ['-c:v', 'wmv2', '-b:v', '600k', '-c:a', 'wmav2', '-b:a', '64k', '-f', 'asf'] },
+  /** a DVD's or an old camcorder's MPEG-2 program stream */
+  mpeg: { extension: 'mpg', args: ['-c:v', 'mpeg2video', '-b:v', '1M', '-c:a', 'mp2', '-b:a', '128k', '-f', 'mpeg'] },
+  /** Flash video: Sorenson H.263 and MP3 */
+  flv: { extension: 'flv', args: ['-c:v', 'flv', '-b:v', '600k', '-c:a', 'libmp3lame', '-b:a', '64k', '-ar', '44100', '-f', 'flv'] },
   /** a Mac's screen recording: H.264 and AAC in QuickTime, the index at the end (copied, not encoded) */
   'quicktime-h264': { extension: 'mov', args: ['-c', 'copy', '-f', 'mov'] },
   /** an MP4 whose index comes after the media (no +faststart) */

@@ -327,6 +327,26 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     expect([row?.has_thumbnail, row?.has_preview, Number(row?.video_size)]).toEqual([1, 1, VIDEO.length]);
   });
 
+  it('takes older containers sent as bytes (AVI, Windows Media, MPEG program stream, Flash video) and makes each an H.264 MP4 (MP3 sound copied, the rest AAC)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-containers-'));
+    try {
+      for (const kind of ['avi', 'wmv', 'mpeg', 'flv'] as const) {
+        const file = path.join(dir, kind);
+        await makeForeignVideo(file, kind, 2, { width: 320, height: 180 });
+        const bytes = fs.readFileSync(file);
+        const { assetId, video } = await session({ video: { contentType: 'application/octet-stream', size: bytes.length } });
+        const put = await putWhole(video.uploadUrl, bytes, 'application/octet-stream');
+        expect(put.status, `${kind}: ${put.body}`).toBe(204);
+        expect(await settled(assetId), kind).toMatchObject({ estado: 'ready', error: null });
+        const info = await probe(storage().localPath(assetId, 'video.mp4'));
+        const sound = kind === 'avi' || kind === 'flv' ? 'mp3' : 'aac';
+        expect([kind, info.formatName.includes('mp4'), info.videoCodec, info.audioCodec]).toEqual([kind, true, 'h264', sound]);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('a WebM is rewritten as an H.264 MP4 while GET says how much is done; `recibido` stays the bytes that arrived', async () => {
     expect(WEBM.length).toBeLessThan(MAX_UPLOAD_BYTES);
     const { assetId, video } = await session({ video: { contentType: 'video/webm', size: WEBM.length } });
