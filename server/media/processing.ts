@@ -41,11 +41,13 @@ export async function processVideo(
   storage: Storage,
   assetId: string,
   log?: FastifyBaseLogger,
-  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal; workParent?: string } = {},
 ): Promise<ProcessedVideo> {
+  const workParent = options.workParent ?? os.tmpdir();
   return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
     const probed = await probeUpload(uploaded);
-    const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-processing-'));
+    await fs.promises.mkdir(workParent, { recursive: true });
+    const work = await fs.promises.mkdtemp(path.join(workParent, 'tao-processing-'));
     try {
       const { video, info, reasons } = await rewriteForBrowsers(storage, assetId, uploaded, probed, work, { ...options, ...(log ? { log } : {}) });
       const durationSeconds = info.durationSeconds;
@@ -70,7 +72,7 @@ export async function processVideo(
     } finally {
       await fs.promises.rm(work, { recursive: true, force: true });
     }
-  });
+  }, workParent);
 }
 
 /**

@@ -17,12 +17,19 @@ export const THUMBNAIL_MAX_WIDTH = 1280;
  * Runs `work` on a path of the stored file on this machine: the file itself when the storage is a
  * local directory, else a temporary copy (removed afterwards). Throws when the file does not exist.
  */
-export async function withLocalFile<T>(storage: Storage, assetId: string, file: string, work: (file: string) => Promise<T>): Promise<T> {
+export async function withLocalFile<T>(
+  storage: Storage,
+  assetId: string,
+  file: string,
+  work: (file: string) => Promise<T>,
+  workParent: string = os.tmpdir(),
+): Promise<T> {
   const local = storage.localPath?.(assetId, file);
   if (local !== undefined) return work(local);
   const opened = await storage.open(assetId, file);
   if (!opened) throw new Error(`${assetId}/${file} does not exist`);
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-media-'));
+  await fs.promises.mkdir(workParent, { recursive: true });
+  const dir = await fs.promises.mkdtemp(path.join(workParent, 'tao-media-'));
   try {
     const copy = path.join(dir, file);
     await fs.promises.writeFile(copy, opened.createReadStream());

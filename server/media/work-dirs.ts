@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** The prefixes of the working directories media jobs make under the system's temporary directory. */
+/**
+ * Where processing makes its working directories (a rewrite of the whole video, or a copy of it from
+ * S3): beside the media (MEDIA_DIR/.work), on the volume sized for videos, or with S3 storage in
+ * DATA_DIR/work, rather than the system's temporary directory, which may be small or held in memory
+ * (tmpfs) while a video may be 10 GiB.
+ */
+export function workParentOf(config: { mediaDir: string; dataDir: string; s3?: unknown }): string {
+  return config.s3 ? path.join(config.dataDir, 'work') : path.join(config.mediaDir, '.work');
+}
+
+/** The prefixes of the working directories media jobs make (under the system's temporary directory, or workParentOf). */
 export const WORK_DIR_PREFIXES = ['tao-processing-', 'tao-playable-', 'tao-thumbnail-', 'tao-media-', 'tao-label-'] as const;
 
 /**

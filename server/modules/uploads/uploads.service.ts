@@ -7,7 +7,7 @@ import { now } from '../../db/database.ts';
 import { createProcessingQueue, InvalidMediaError, processVideo, type ProcessingQueue } from '../../media/processing.ts';
 import { signedLocation } from '../../media/signed-urls.ts';
 import { PENDING_THUMBNAIL } from '../../media/thumbnails.ts';
-import { removeAbandonedWorkDirs } from '../../media/work-dirs.ts';
+import { removeAbandonedWorkDirs, workParentOf } from '../../media/work-dirs.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { PartialOffsetError, StorageLimitError, type Storage } from '../../storage/storage.ts';
@@ -381,7 +381,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       );
     };
     try {
-      const result = await processVideo(storage, assetId, log, { onProgress, signal: AbortSignal.any([stopping.signal, job.signal]) });
+      const result = await processVideo(storage, assetId, log, { onProgress, signal: AbortSignal.any([stopping.signal, job.signal]), workParent: workParentOf(config) });
       await finish({
         video_state: 'ready',
         duracion: result.durationSeconds,
@@ -455,6 +455,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
     }
     await storage.cleanupTemporary(before);
     await removeAbandonedWorkDirs(before);
+    await removeAbandonedWorkDirs(before, workParentOf(config));
     return removed;
   }
 

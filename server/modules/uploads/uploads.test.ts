@@ -352,14 +352,21 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     const { assetId, video } = await session({ video: { contentType: 'video/webm', size: WEBM.length } });
     expect((await putWhole(video.uploadUrl, WEBM, 'video/webm')).status).toBe(204);
     const seen: Array<number | null> = [];
+    // The rewrite is made beside the media (MEDIA_DIR/.work), not in a system temporary directory that may be small.
+    const workParent = path.join(server().config.mediaDir, '.work');
+    const workDirs = () => (fs.existsSync(workParent) ? fs.readdirSync(workParent) : []);
+    let sawWorkDir = false;
     let answer: UploadState;
     for (const deadline = Date.now() + 120_000; ; await sleep(50)) {
       answer = await state(assetId);
       if (answer.estado !== 'processing') break;
+      if (answer.procesado !== null && workDirs().some((name) => name.startsWith('tao-processing-'))) sawWorkDir = true;
       seen.push(answer.procesado);
       if (Date.now() > deadline) throw new Error('not processed within two minutes');
     }
     expect(answer).toMatchObject({ estado: 'ready', procesado: null, recibido: WEBM.length, error: null });
+    expect(sawWorkDir).toBe(true);
+    expect(workDirs().filter((name) => name.startsWith('tao-processing-'))).toEqual([]);
     expect(answer.duracion).toBeGreaterThan(19.8);
     expect(answer.duracion).toBeLessThan(20.3);
     // While it was rewritten: percents, never going back, below 100 until it ended.
