@@ -76,15 +76,10 @@ function nextAnswer(context: StepContext<UploadWizardModelEvent, UploadData>, ty
 
 /** The video file that makes the server give the answers the path goes on with. */
 function videoFor(context: StepContext<UploadWizardModelEvent, UploadData>): FilePayload {
-  const session = nextAnswer(context, ['xstate.done.actor.requestUploadSession', 'xstate.error.actor.requestUploadSession']);
   const transfer = nextAnswer(context, ['upload.sent', 'upload.failed', 'upload.refused']);
   const poll = (context.rest() as UploadWizardModelEvent[]).find(
     (event) => event.type === 'xstate.done.actor.pollUpload' && event.output.estado === 'failed',
   );
-  // A content type the upload location does not take: POST /api/uploads answers 415.
-  if (session?.type === 'xstate.error.actor.requestUploadSession' && (session.error as { status?: number }).status === 415) {
-    return { name: 'reunion-anual.avi', mimeType: 'video/x-msvideo', buffer: context.world.data.video };
-  }
   // Text named .mp4: the transfer's first bytes are refused (415).
   if (transfer?.type === 'upload.refused' && transfer.reason === 'not-a-video') {
     return { name: 'reunion-anual.mp4', mimeType: 'video/mp4', buffer: TEXT };
@@ -154,7 +149,9 @@ export const uploadWizardBrowserPlan: BrowserPlan<UploadWizardModelEvent, Upload
   },
 
   production: (event) => {
-    if (event.type === 'xstate.error.actor.requestUploadSession') return (event.error as { status?: number }).status === 415 ? 'real' : 'injected';
+    // The wizard announces any video as a type the location takes (an .avi as bytes): no file makes
+    // POST /api/uploads refuse it any more, so its refusals are injected.
+    if (event.type === 'xstate.error.actor.requestUploadSession') return 'injected';
     if (event.type === 'upload.refused') return event.reason === 'too-large' ? 'injected' : 'real';
     if (event.type === 'upload.failed') return 'network';
     if (event.type === 'xstate.error.actor.pollUpload') return 'injected';
@@ -175,10 +172,7 @@ export const uploadWizardBrowserPlan: BrowserPlan<UploadWizardModelEvent, Upload
     'xstate.done.actor.requestUploadSession': async ({ held }) => (await held('requestUploadSession')).pass(),
     'xstate.error.actor.requestUploadSession': async ({ held, event }) => {
       const { status, type } = event.error as { status: number; type: string };
-      const call = await held('requestUploadSession');
-      // 415: the file chosen is of a type the server does not take; the others cannot be provoked.
-      if (status === 415) await call.pass();
-      else await call.answerProblem(status, type);
+      await (await held('requestUploadSession')).answerProblem(status, type);
     },
     'upload.retry': async ({ page }) => button(page, 'Reintentar').click(),
     'upload.restart': async ({ page }) => button(page, 'Elegir otro archivo').click(),
