@@ -107,6 +107,26 @@ async function fillForm(values: { titulo: string; corta: string; descripcion?: s
   if (values.descripcion) await form.getByRole('textbox', { name: 'Descripción', exact: true }).fill(values.descripcion);
 }
 
+/** Uploads `file` through the wizard with these texts, waits for processing, confirms and waits for the dialog to close. */
+async function uploadAndConfirm(file: string, values: { titulo: string; corta: string }, processingMs: number): Promise<void> {
+  await openUploadDialog();
+  const wizard = dialog('Subir video');
+  await chooseVideo(file);
+  await fillForm(values);
+  await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: processingMs });
+  await wizard.getByRole('button', { name: 'Confirmar' }).click();
+  await toast('El video se ha creado correctamente').waitFor();
+  await wizard.waitFor({ state: 'hidden' });
+}
+
+/** The video file the server hands out for the video titled `title`, saved as `name` in the work folder. */
+async function servedFile(title: string, name: string): Promise<string> {
+  const detail = await callApi(product, 'GET', `/api/videos/${await idOf(title)}`, undefined, admin.token);
+  const served = path.join(work, name);
+  fs.writeFileSync(served, Buffer.from(await (await fetch(`${product.url}${detail.urlVideo as string}`)).arrayBuffer()));
+  return served;
+}
+
 async function progressValue(): Promise<number> {
   return Number(await dialog('Subir video').getByRole('progressbar', { name: 'Progreso de la subida' }).getAttribute('aria-valuenow'));
 }
@@ -208,22 +228,13 @@ describe('uploading and managing videos in Chromium', () => {
   });
 
   it('a WebM screen recording becomes an H.264 MP4 with its index first, which the video page plays', async () => {
-    await openUploadDialog();
-    const wizard = dialog('Subir video');
-    await chooseVideo(screenRecording);
-    await fillForm({ titulo: 'Grabación de pantalla', corta: 'Grabada con el navegador' });
-    await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: 120_000 });
-    await wizard.getByRole('button', { name: 'Confirmar' }).click();
-    await toast('El video se ha creado correctamente').waitFor();
-    await wizard.waitFor({ state: 'hidden' });
+    await uploadAndConfirm(screenRecording, { titulo: 'Grabación de pantalla', corta: 'Grabada con el navegador' }, 120_000);
     const created = card('Grabación de pantalla');
     await created.waitFor();
     expect(await created.getByText(/^\d+:\d\d$/).innerText()).toBe('0:04');
 
     // What the server hands out is an MP4 every browser plays (Safari and Firefox play no VP8).
-    const detail = await callApi(product, 'GET', `/api/videos/${await idOf('Grabación de pantalla')}`, undefined, admin.token);
-    const served = path.join(work, 'served.mp4');
-    fs.writeFileSync(served, Buffer.from(await (await fetch(`${product.url}${detail.urlVideo as string}`)).arrayBuffer()));
+    const served = await servedFile('Grabación de pantalla', 'served.mp4');
     const info = await probe(served);
     expect([info.formatName.includes('mp4'), info.videoCodec, info.pixelFormat, info.audioCodec]).toEqual([true, 'h264', 'yuv420p', 'aac']);
     expect(await indexFirst(served)).toBe(true);
@@ -240,18 +251,8 @@ describe('uploading and managing videos in Chromium', () => {
   });
 
   it('an OBS recording (.mkv) is taken and served as an MP4 with the same H.264 picture', async () => {
-    await openUploadDialog();
-    const wizard = dialog('Subir video');
-    await chooseVideo(obsRecording);
-    await fillForm({ titulo: 'Grabación de OBS', corta: 'Grabada con OBS Studio' });
-    await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
-    await wizard.getByRole('button', { name: 'Confirmar' }).click();
-    await toast('El video se ha creado correctamente').waitFor();
-    await wizard.waitFor({ state: 'hidden' });
-    const detail = await callApi(product, 'GET', `/api/videos/${await idOf('Grabación de OBS')}`, undefined, admin.token);
-    const served = path.join(work, 'served-obs.mp4');
-    fs.writeFileSync(served, Buffer.from(await (await fetch(`${product.url}${detail.urlVideo as string}`)).arrayBuffer()));
-    const info = await probe(served);
+    await uploadAndConfirm(obsRecording, { titulo: 'Grabación de OBS', corta: 'Grabada con OBS Studio' }, 60_000);
+    const info = await probe(await servedFile('Grabación de OBS', 'served-obs.mp4'));
     expect([info.formatName.includes('mp4'), info.videoCodec, info.audioCodec, Math.round(info.durationSeconds)]).toEqual([true, 'h264', 'aac', 3]);
   });
 
