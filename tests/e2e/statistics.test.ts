@@ -73,9 +73,11 @@ const card = (table: TableId) => page.getByRole('region', { name: TITLES[table] 
 const pageLabel = (table: TableId) => card(table).getByText(/^Página \d+$/);
 const search = () => new URL(page.url()).searchParams;
 
-/** The first cells of the rows a table shows, once it shows rows (not the loading placeholders). */
+/** The first cells of the rows a table shows, once it shows rows (not the loading placeholders nor a failure, which has no table). */
 async function firstCells(table: TableId): Promise<string[]> {
   const body = card(table).getByRole('table').locator('tbody');
+  // Right after 'Recargar' is clicked the failure can still be on screen for a frame (a clean-clone run read it so).
+  await body.waitFor();
   await page.waitForFunction((name) => {
     const region = [...document.querySelectorAll('section, [role="region"]')].find((el) => el.getAttribute('aria-label') === name || el.querySelector('h2')?.textContent === name);
     return region !== undefined && region.querySelector('[aria-busy="true"]') === null;
