@@ -393,7 +393,8 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     const meanwhile = await state(long.assetId);
     expect(meanwhile.estado, 'the long rewrite was still running when the short upload was ready').toBe('processing');
     expect(meanwhile.procesado).toBeLessThan(100);
-    expect(await settled(long.assetId)).toMatchObject({ estado: 'ready' });
+    // The rewrite's own ending is the test above; the rest of it is not waited for here (ffmpeg is stopped).
+    expect((await call(server().app, { method: 'DELETE', url: `/api/uploads/${long.assetId}`, token: admin.session })).statusCode).toBe(204);
   }, 150_000);
 
   it('DELETE discards an upload: a transfer broken off (its partial file), one being rewritten (ffmpeg stopped), a refused one; 404 then, 409 once a video was made of it', async () => {
