@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { openStorage } from '../storage/open-storage.ts';
 import { indexFirst, playbackPlan } from './ffmpeg.ts';
 import { InvalidMediaError, probeUpload, rewriteForBrowsers } from './processing.ts';
 import { withLocalFile } from './thumbnails.ts';
-import { workParentOf } from './work-dirs.ts';
+import { makeWorkDir, workParentOf } from './work-dirs.ts';
 
 /** What `playable` found and did, video by video. */
 export interface PlayableReport {
@@ -32,7 +31,6 @@ export async function makeLibraryPlayable(
 ): Promise<PlayableReport> {
   const storage = openStorage(ctx.config);
   const workParent = workParentOf(ctx.config);
-  await fs.promises.mkdir(workParent, { recursive: true });
   const videos = await ctx.db.kysely.selectFrom('videos').select(['id', 'id_externo', 'titulo']).where('status', '=', 'ready').orderBy('id').execute();
   const report: PlayableReport = { videos: videos.length, kept: 0, rewritten: 0, withoutFile: 0, failed: 0 };
   for (const video of videos) {
@@ -45,7 +43,7 @@ export async function makeLibraryPlayable(
       const reasons = await withLocalFile(storage, video.id_externo, 'video.mp4', async (file) => {
         const info = await probeUpload(file);
         if (options.check) return playbackPlan(info, await indexFirst(file))?.reasons ?? [];
-        const work = await fs.promises.mkdtemp(path.join(workParent, 'tao-playable-'));
+        const work = await makeWorkDir(workParent, 'tao-playable-');
         try {
           return (await rewriteForBrowsers(storage, video.id_externo, file, info, work)).reasons;
         } finally {

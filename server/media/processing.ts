@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
 import { indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type ProbeResult } from './ffmpeg.ts';
 import { withLocalFile } from './thumbnails.ts';
+import { makeWorkDir } from './work-dirs.ts';
 
 /**
  * Processing of an uploaded video, off the request that brought it: probe (duration, a playable
@@ -46,8 +47,7 @@ export async function processVideo(
   const workParent = options.workParent ?? os.tmpdir();
   return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
     const probed = await probeUpload(uploaded);
-    await fs.promises.mkdir(workParent, { recursive: true });
-    const work = await fs.promises.mkdtemp(path.join(workParent, 'tao-processing-'));
+    const work = await makeWorkDir(workParent, 'tao-processing-');
     try {
       const { video, info, reasons } = await rewriteForBrowsers(storage, assetId, uploaded, probed, work, { ...options, ...(log ? { log } : {}) });
       const durationSeconds = info.durationSeconds;

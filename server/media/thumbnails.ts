@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Storage } from '../storage/storage.ts';
 import { MediaToolError, mediaJobs, mediaTools } from './ffmpeg.ts';
+import { makeWorkDir } from './work-dirs.ts';
 
 /**
  * Thumbnails uploaded by an administrator: the image arrives at the asset's thumbnail location and
@@ -28,8 +29,7 @@ export async function withLocalFile<T>(
   if (local !== undefined) return work(local);
   const opened = await storage.open(assetId, file);
   if (!opened) throw new Error(`${assetId}/${file} does not exist`);
-  await fs.promises.mkdir(workParent, { recursive: true });
-  const dir = await fs.promises.mkdtemp(path.join(workParent, 'tao-media-'));
+  const dir = await makeWorkDir(workParent, 'tao-media-');
   try {
     const copy = path.join(dir, file);
     await fs.promises.writeFile(copy, opened.createReadStream());

@@ -12,6 +12,12 @@ export function workParentOf(config: { mediaDir: string; dataDir: string; s3?: u
   return config.s3 ? path.join(config.dataDir, 'work') : path.join(config.mediaDir, '.work');
 }
 
+/** A new working directory `<prefix>…` under `parent`, made first if it is not there yet. */
+export async function makeWorkDir(parent: string, prefix: (typeof WORK_DIR_PREFIXES)[number]): Promise<string> {
+  await fs.promises.mkdir(parent, { recursive: true });
+  return fs.promises.mkdtemp(path.join(parent, prefix));
+}
+
 /** The prefixes of the working directories media jobs make (under the system's temporary directory, or workParentOf). */
 export const WORK_DIR_PREFIXES = ['tao-processing-', 'tao-playable-', 'tao-thumbnail-', 'tao-media-', 'tao-label-'] as const;
 

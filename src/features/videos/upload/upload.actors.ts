@@ -20,7 +20,6 @@ import { videoKeys, type Video } from '../videos.queries.ts';
 
 type VideoCreate = components['schemas']['VideoCreate'];
 
-
 /** Signed locations are paths of this origin; XMLHttpRequest and fetch get them absolute (jsdom's fetch needs it). */
 const absolute = (location: string) => new URL(location, globalThis.location?.origin ?? 'http://localhost').href;
 
