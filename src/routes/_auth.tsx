@@ -5,6 +5,7 @@ import { AuthArea } from '../features/auth/auth-area.tsx';
 import { currentUserQuery } from '../features/auth/auth.queries.ts';
 import { endServerSession } from '../features/auth/server-session.ts';
 import { appSsoMachine } from '../features/auth/sso.actors.ts';
+import { UploadLauncherContext } from '../features/videos/upload/upload-launcher.ts';
 import { validateVideoSearch, videoSearchKeys, type VideoSearch } from '../features/videos/video-search.ts';
 import { tagKeys, videoKeys } from '../features/videos/videos.queries.ts';
 import { lazyWithPreload } from '../lib/lazy-with-preload.tsx';
@@ -55,6 +56,7 @@ function AuthLayout() {
   const { auth, toasts, queryClient } = Route.useRouteContext();
   // The header's 'Subir video' (admin): a fresh wizard each time the dialog opens.
   const [uploading, setUploading] = useState(false);
+  const openUpload = useCallback(() => setUploading(true), []);
   const closeUpload = useCallback(() => setUploading(false), []);
   // The header's 'Administrar usuarios' and 'Administrar etiquetas' (admin): each counts its openings;
   // its dialogs' code is loaded at the first one and stays mounted (and its dialogs' state) afterwards.
@@ -70,11 +72,14 @@ function AuthLayout() {
       onSsoFailure={(errorType) => toasts.show({ kind: 'error', message: ssoMessage(errorType ?? undefined), persistent: true })}
       sso={appSsoMachine}
       session={auth.session}
-      onUploadVideo={() => setUploading(true)}
+      onUploadVideo={openUpload}
       onManageUsers={() => setUserAdminOpenings((count) => count + 1)}
       onManageTags={() => setTagAdminOpenings((count) => count + 1)}
     >
-      <Outlet />
+      {/* The same wizard from the pages (an administrator's empty library offers 'Subir video'). */}
+      <UploadLauncherContext value={auth.isAdmin() ? openUpload : undefined}>
+        <Outlet />
+      </UploadLauncherContext>
       {uploading && <UploadWizard queryClient={queryClient} toasts={toasts} onClose={closeUpload} />}
       {userAdminOpenings > 0 && <UserAdmin openings={userAdminOpenings} queryClient={queryClient} toasts={toasts} currentUser={currentUser} />}
       {tagAdminOpenings > 0 && <TagAdmin openings={tagAdminOpenings} queryClient={queryClient} toasts={toasts} />}

@@ -69,6 +69,23 @@ async function menuEntries(p: Page): Promise<string[]> {
 }
 
 describe('administration in Chromium', () => {
+  it("a first administrator's empty library offers 'Subir video' under its message, which opens the wizard", async () => {
+    await openSignedIn(page, product, admin);
+    await page.getByText('No existen videos que se ajusten a estos filtros').waitFor();
+    const upload = page.getByRole('main').getByRole('button', { name: 'Subir video' });
+    await upload.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'empty-library-admin-desktop');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'empty-library-admin-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await upload.click();
+    const wizard = dialog(page, 'Subir video');
+    await wizard.getByText('Arrastre un video aquí o haga clic para elegirlo').waitFor();
+    await wizard.getByRole('button', { name: 'Cancelar' }).click();
+    await wizard.waitFor({ state: 'hidden' });
+  });
+
   it('creates, renames and deletes a tag from Administrar etiquetas', async () => {
     await openSignedIn(page, product, admin);
     await openFromMenu(page, 'Administrar etiquetas');
@@ -150,6 +167,9 @@ describe('administration in Chromium', () => {
     const entries = await menuEntries(newcomer);
     expect(entries).toContain('Cerrar sesión');
     expect(entries).not.toContain('Administrar usuarios');
+    // The same empty library offers a user no upload.
+    await newcomer.getByText('No existen videos que se ajusten a estos filtros').waitFor();
+    expect(await newcomer.getByRole('main').getByRole('button').allInnerTexts()).not.toContain('Subir video');
   });
 
   it('promotes the newcomer (after a reload their menu has the admin entries), then downgrades them (/statistics → /Forbidden)', async () => {

@@ -65,6 +65,8 @@ interface FakeApi {
   creates: VideoCreate[];
   /** GET /api/videos answered. */
   listReads: number;
+  /** What GET /api/videos lists (POST /api/videos adds to it). */
+  library: Video[];
 }
 
 /** What the next calls answer (each test changes what it needs). */
@@ -85,14 +87,13 @@ let api: FakeApi;
 let script: Script;
 
 function serveApi() {
-  let videos = [EXISTING];
-  api = { sessions: [], polls: 0, discards: [], thumbnails: [], creates: [], listReads: 0 };
+  api = { sessions: [], polls: 0, discards: [], thumbnails: [], creates: [], listReads: 0, library: [EXISTING] };
   script = { sessionFailures: 0, estados: ['ready'], thumbnailStatus: 204, createFailures: 0, pollGate: null, processed: null };
   server.use(
     http.get('/api/me', ({ response }) => response(200).json({ ...ME, user: 'root', nombre: 'Root', role: 'admin' })),
     http.get('/api/videos', ({ response }) => {
       api.listReads += 1;
-      return response(200).json(videos, { headers: { 'X-Total-Count': String(videos.length) } });
+      return response(200).json(api.library, { headers: { 'X-Total-Count': String(api.library.length) } });
     }),
     http.get('/api/etiquetas', ({ response }) => response(200).json(TAGS)),
     http.post('/api/uploads', async ({ request, response }) => {
@@ -149,7 +150,7 @@ function serveApi() {
         fechaAlta: '2026-11-22T18:00:00.000Z',
         visto: false,
       };
-      videos = [created, ...videos];
+      api.library = [created, ...api.library];
       return response(201).json(created);
     }),
   );
@@ -270,6 +271,37 @@ describe('Subir video, in the app', () => {
     // The list is read again and shows the new video.
     expect(await screen.findByRole('heading', { level: 2, name: 'Reunión anual 2026' })).toBeInTheDocument();
     expect(api.listReads).toBeGreaterThan(listReadsBefore);
+  });
+
+  it("an empty library offers an administrator 'Subir video' under its message: the same wizard, and the first video replaces both", async () => {
+    api.library = [];
+    await renderApp('/videos', { token: sessionToken({ user: 'root', role: 'admin' }) });
+    expect(await screen.findByText('No existen videos que se ajusten a estos filtros')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Subir video' }));
+    expect(await screen.findByRole('dialog', { name: 'Subir video' })).toBeInTheDocument();
+    await chooseVideo();
+    await completeTransfer();
+    await fillValidForm();
+    await uploaded();
+    await user.click(button('Confirmar'));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Reunión anual 2026' })).toBeInTheDocument();
+    expect(screen.queryByText('No existen videos que se ajusten a estos filtros')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Subir video' })).not.toBeInTheDocument();
+  });
+
+  it("an empty list offers no 'Subir video' when filters narrow it", async () => {
+    api.library = [];
+    await renderApp('/videos?q=gatos', { token: sessionToken({ user: 'root', role: 'admin' }) });
+    expect(await screen.findByText('No existen videos que se ajusten a estos filtros')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Subir video' })).not.toBeInTheDocument();
+  });
+
+  it("an empty library offers no 'Subir video' to a user", async () => {
+    api.library = [];
+    server.use(http.get('/api/me', ({ response }) => response(200).json({ ...ME, user: 'ana', role: 'user' })));
+    await renderApp('/videos', { token: sessionToken({ user: 'ana', role: 'user' }) });
+    expect(await screen.findByText('No existen videos que se ajusten a estos filtros')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Subir video' })).not.toBeInTheDocument();
   });
 
   it('the session request fails: No se ha podido preparar la subida, then Reintentar asks again and the upload starts', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Box, Center, Loader, SimpleGrid, Text, VisuallyHidden } from '@mantine/core';
+import { Box, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { libraryMessages } from '../../lib/messages.ts';
@@ -41,12 +41,15 @@ export interface VideoGridProps<T extends { id: number }> {
   busy?: boolean;
   /** Overrides the columns of the window width (tests, narrow containers). */
   columns?: number;
+  /** Shown under the empty list's message (an administrator's 'Subir video'). */
+  emptyAction?: ReactNode;
 }
 
 /**
  * The video grid (SPEC §2): rows of 1–4 cards by width, virtualized against the window's scroll
  * (@tanstack/react-virtual), so only the rows in and near view are in the DOM however long the list
- * (10,000 videos render a few rows). Empty: 'No existen videos que se ajusten a estos filtros'.
+ * (10,000 videos render a few rows). Empty: 'No existen videos que se ajusten a estos filtros', and
+ * under it `emptyAction` when given.
  */
 export function VideoGrid<T extends { id: number }>({
   items,
@@ -57,6 +60,7 @@ export function VideoGrid<T extends { id: number }>({
   loadingMore = false,
   busy = false,
   columns: columnsOverride,
+  emptyAction,
 }: VideoGridProps<T>) {
   const widthColumns = useGridColumns();
   const columns = Math.max(1, Math.floor(columnsOverride ?? widthColumns));
@@ -89,11 +93,12 @@ export function VideoGrid<T extends { id: number }>({
 
   if (items.length === 0 && !busy) {
     return (
-      <Center mih={200} py="xl">
+      <Stack mih={200} py="xl" align="center" justify="center" gap="md">
         <Text c="gray.7" ta="center">
           {libraryMessages.emptyList}
         </Text>
-      </Center>
+        {emptyAction}
+      </Stack>
     );
   }
 

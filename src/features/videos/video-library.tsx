@@ -1,14 +1,16 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Container, Stack, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Container, Stack, Title, VisuallyHidden } from '@mantine/core';
+import { IconUpload } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
-import { toApiQuery } from '../../../machines/video-filters/video-filters.ts';
+import { hasFilters, toApiQuery } from '../../../machines/video-filters/video-filters.ts';
 import type { FilterSearch, WriteAddressParams } from '../../../machines/video-filters/video-filters.types.ts';
 import { appLabels } from '../../components/app-labels.ts';
 import type { ToastStore } from '../../lib/toasts.ts';
 import { LibraryCard } from './library-card.tsx';
 import { useVideoManagement } from './manage/video-management.tsx';
 import { placeholderVideos } from './placeholder-videos.ts';
+import { useUploadLauncher } from './upload/upload-launcher.ts';
 import { useVideoFilters } from './use-video-filters.ts';
 import { createVideoOpinionLogic } from './video.actors.ts';
 import { VideoCard } from './video-card.tsx';
@@ -32,7 +34,8 @@ const placeholders = placeholderVideos();
  * The library (SPEC.md §2 /videos): tabs, search and filter chips over the filters machine, and the
  * endless, virtualized grid of cards. While the tags or the list load, or when they failed, the lorem
  * placeholder cards show in a loading style; an empty answer says 'No existen videos que se ajusten a
- * estos filtros'.
+ * estos filtros', and to an administrator whose list no filter narrows (an empty library) offers
+ * 'Subir video' under it, the header menu's wizard (docs/DECISIONS.md, "An empty library offers the upload").
  */
 export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }: VideoLibraryProps) {
   const filtersRef = useVideoFilters({ search, navigate });
@@ -46,6 +49,13 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
   // SPEC.md §6: only administrators edit and delete (the cards of others show no such buttons).
   const management = useVideoManagement(queryClient, toasts);
   const cardActions = isAdmin ? management.cardActions : {};
+  const openUpload = useUploadLauncher();
+  const uploadFirst =
+    isAdmin && openUpload && !hasFilters(filters) ? (
+      <Button leftSection={<IconUpload size={16} aria-hidden />} onClick={openUpload}>
+        {appLabels.uploadVideo}
+      </Button>
+    ) : null;
 
   const videos = useMemo(() => list.data?.pages.flatMap((page) => page.videos) ?? [], [list.data]);
   const showPlaceholders = !list.data || list.isError || tags.isPending || tags.isError;
@@ -76,6 +86,7 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
             hasMore={hasNextPage}
             loadingMore={isFetchingNextPage}
             onEndReached={onEndReached}
+            emptyAction={uploadFirst}
             renderItem={(video, { firstRow }) => (
               <LibraryCard video={video} isAdmin={isAdmin} opinionLogic={opinionLogic} firstRow={firstRow} {...cardActions} />
             )}
