@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
-import { AppHeader, type AppHeaderProps } from './app-header.tsx';
+import { stubMatchMedia } from '../../tests/utils/setup-ui.ts';
+import { AppHeader, HEADER_NAME_HIDDEN, type AppHeaderProps } from './app-header.tsx';
 
 /** The header in a small router of its own (its links need one), at /videos. */
 function renderHeader(props: AppHeaderProps) {
@@ -25,9 +26,23 @@ describe('AppHeader', () => {
     renderHeader({ nombre: 'Ana Pérez', isAdmin: false, onLogout: () => {} });
     // The site's name, not a heading: each page has its own h1.
     expect(await screen.findByText('Contenido audiovisual TAO')).toBeVisible();
+    expect(screen.getByText('Contenido audiovisual TAO').closest('.mantine-VisuallyHidden-root')).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Contenido audiovisual TAO' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Contenido audiovisual TAO' })).toHaveAttribute('href', '/videos');
     expect(screen.getByRole('button', { name: /Ana Pérez/ })).toHaveTextContent('Ana Pérez');
+  });
+
+  it('on a phone leaves the app title to assistive technology: the logo and the user’s name share the bar', async () => {
+    stubMatchMedia((query) => query === HEADER_NAME_HIDDEN);
+    try {
+      renderHeader({ nombre: 'Ana Pérez', isAdmin: false, onLogout: () => {} });
+      const title = await screen.findByText('Contenido audiovisual TAO');
+      expect(title.closest('.mantine-VisuallyHidden-root')).not.toBeNull();
+      expect(screen.getByRole('link', { name: 'Contenido audiovisual TAO' })).toHaveAttribute('href', '/videos');
+      expect(screen.getByRole('button', { name: /Ana Pérez/ })).toHaveTextContent('Ana Pérez');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('gives a user only Cerrar sesión, which calls onLogout', async () => {

@@ -1,10 +1,14 @@
 import { Avatar, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconChartBar, IconChevronDown, IconLogout, IconTags, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { authMessages } from '../lib/messages.ts';
 import { appLabels } from './app-labels.ts';
 import { AppTitle } from './app-title.tsx';
 import { MenuItemLink } from './menu-item-link.tsx';
+
+/** Below Mantine's `xs` (36em) the header shows its logo without the app's name beside it. */
+export const HEADER_NAME_HIDDEN = '(max-width: 35.99em)';
 
 export interface AppHeaderProps {
   /** The user's name, shown on the menu. */
@@ -22,6 +26,9 @@ export interface AppHeaderProps {
 
 /** The header of the authenticated pages: title (back to the list) and the user menu. */
 export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTags, onManageUsers }: AppHeaderProps) {
+  // On a phone the bar shows the logo and the user's name: beside the name the app's name took three
+  // lines, and a long user name pushed the menu off a 320 px screen. It stays the link's name.
+  const phone = useMediaQuery(HEADER_NAME_HIDDEN, false, { getInitialValueInEffect: false });
   return (
     <Box
       component="header"
@@ -34,7 +41,7 @@ export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTa
     >
       <Group h="100%" justify="space-between" wrap="nowrap">
         <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
-          <AppTitle heading={false} />
+          <AppTitle heading={false} nameHidden={phone} />
         </Link>
         <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
       </Group>

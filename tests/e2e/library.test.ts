@@ -372,4 +372,21 @@ describe('the library in Chromium', () => {
     await screenshot(mobile, 'library-phone');
     await phone.close();
   });
+
+  it('a 320 px phone with a long user name: the header shows the logo and the menu, nothing scrolls sideways', async () => {
+    const longName = await registerThroughApi(product, 'maximiliano.fernandez.garcia');
+    const narrow = await browser.newContext({ viewport: { width: 320, height: 640 }, hasTouch: true, isMobile: true, locale: 'es-ES' });
+    const mobile = await narrow.newPage();
+    await openSignedIn(mobile, product, longName);
+    const menu = mobile.getByRole('button', { name: /maximiliano\.fernandez\.garcia \(Menú de usuario\)/ });
+    await menu.waitFor();
+    await mobile.getByRole('list', { name: 'Videos' }).getByRole('heading').first().waitFor();
+    const box = await menu.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(320);
+    expect(await mobile.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    // The app's name is still the header link's name, for assistive technology.
+    await expect(mobile.getByRole('link', { name: 'Contenido audiovisual TAO' }).count()).resolves.toBe(1);
+    await screenshot(mobile, 'library-phone-320');
+    await narrow.close();
+  });
 });
