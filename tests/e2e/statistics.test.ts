@@ -246,4 +246,23 @@ describe('the statistics dashboard in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  it('on a 320 px phone every table shows its figures and Exportar inside its card, and Volver whole', async () => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await openSignedIn(page, product, admin, '/statistics');
+    await firstCells('vmv');
+    const clipped = await page.evaluate(() =>
+      [...document.querySelectorAll('main section')].flatMap((card) => {
+        const edge = card.getBoundingClientRect().right;
+        const parts = [...card.querySelectorAll('th:last-child, td:last-child, button')];
+        return parts.filter((part) => part.getBoundingClientRect().right > edge).map((part) => `${card.querySelector('h2')?.textContent}: ${part.textContent}`);
+      }),
+    );
+    expect(clipped).toEqual([]);
+    const back = page.getByRole('link', { name: 'Volver' });
+    expect(await back.evaluate((link) => link.scrollWidth <= link.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await screenshot(page, 'statistics-320');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
 });

@@ -88,7 +88,8 @@ export function StatisticsPage({ pagings, onPaging, exportLogic }: StatisticsPag
         <Group justify="space-between" align="center" wrap="wrap" gap="sm">
           <Group gap="sm" wrap="nowrap">
             {/* The list's filters come along (the layout retains them): back to the same list. */}
-            <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />}>
+            {/* Never narrower than its label: on a 320 px phone the title wraps instead ('Volve' otherwise). */}
+            <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />} style={{ flexShrink: 0 }}>
               {appLabels.back}
             </ButtonLink>
             <Title order={1} fz="h2">

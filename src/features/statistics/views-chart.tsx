@@ -14,8 +14,20 @@ const HEIGHT = 240;
 const MARGIN = { top: 10, right: 14, bottom: 28, left: 48 };
 /** Before the box is measured (and where nothing is laid out, as in jsdom). */
 const FALLBACK_WIDTH = 600;
-/** A day label ('22 nov') at 12 px is about this wide, plus the gap kept between two. */
-const LABEL_ROOM = 56;
+/** The day labels' font size (px). */
+const LABEL_FONT = 12;
+/** Kept between two day labels (px). */
+const LABEL_GAP = 6;
+
+/**
+ * How wide a day label ('22 nov') is drawn, estimated from its characters (a little generously:
+ * digits and letters at 0.62 em, spaces at 0.32 em), so that labels estimated apart never touch.
+ */
+export function labelWidth(label: string): number {
+  const spaces = label.split(' ').length - 1;
+  return LABEL_FONT * (0.62 * (label.length - spaces) + 0.32 * spaces);
+}
+
 const TICKS = 4;
 
 /** Round steps for the views axis (whole numbers: views are counted, never split). */
@@ -29,15 +41,29 @@ export function viewTicks(max: number): number[] {
   return ticks;
 }
 
-/** Which days get a label: the first, the last, and as many between as fit without touching. */
-export function labelledDays(count: number, plotWidth: number): number[] {
+/**
+ * Which days get a label: the first (its label starts at its day), the last (its label ends there),
+ * and as many between as fit without touching them or each other (centred on their days), at a
+ * steady step of days where they can.
+ */
+export function labelledDays(labels: readonly string[], plotWidth: number): number[] {
+  const count = labels.length;
   if (count <= 1) return count === 1 ? [0] : [];
-  const every = Math.max(1, Math.ceil(LABEL_ROOM / (plotWidth / (count - 1))));
-  const shown: number[] = [];
-  for (let index = 0; index < count - 1; index += every) shown.push(index);
-  // The last day always shows; the one before it gives way when the two would touch.
-  if (shown.length > 1 && count - 1 - shown.at(-1)! < every) shown.pop();
-  shown.push(count - 1);
+  const last = count - 1;
+  const day = plotWidth / last;
+  const extent = (index: number): [number, number] => {
+    const x = index * day;
+    const width = labelWidth(labels[index]!);
+    return index === 0 ? [x, x + width] : index === last ? [x - width, x] : [x - width / 2, x + width / 2];
+  };
+  const apart = (left: number, right: number) => extent(left)[1] + LABEL_GAP <= extent(right)[0];
+  const widest = Math.max(...labels.map(labelWidth));
+  const every = Math.max(1, Math.ceil((widest + LABEL_GAP) / day));
+  const shown = [0];
+  for (let index = every; index < last; index += every) {
+    if (apart(shown.at(-1)!, index) && apart(index, last)) shown.push(index);
+  }
+  shown.push(last);
   return shown;
 }
 
@@ -120,7 +146,7 @@ export default function ViewsChart({ points }: { points: readonly DayPoint[] }) 
         onPointerMove={onPointerMove}
         onPointerLeave={() => setHovered(null)}
       >
-        <g fontSize={12} fill="var(--mantine-color-gray-7)">
+        <g fontSize={LABEL_FONT} fill="var(--mantine-color-gray-7)">
           {ticks.map((tick) => (
             <g key={tick}>
               <line x1={MARGIN.left} x2={MARGIN.left + plotWidth} y1={y(tick)} y2={y(tick)} stroke="var(--mantine-color-gray-3)" strokeDasharray="5 5" />
@@ -129,7 +155,7 @@ export default function ViewsChart({ points }: { points: readonly DayPoint[] }) 
               </text>
             </g>
           ))}
-          {labelledDays(points.length, plotWidth).map((index) => (
+          {labelledDays(points.map((point) => point.label), plotWidth).map((index) => (
             <text key={points[index]!.dia} x={x(index)} y={HEIGHT - 8} textAnchor={index === 0 ? 'start' : index === points.length - 1 ? 'end' : 'middle'}>
               {points[index]!.label}
             </text>

@@ -56,11 +56,12 @@ export function UserListDialog({ actorRef, stackId, toasts, currentUser, onChang
       size="lg"
     >
       <Stack gap="lg">
-        <Group justify="space-between" wrap="nowrap">
+        {/* On a 320 px phone the button goes under the heading rather than cut its label short. */}
+        <Group justify="space-between" wrap="wrap" gap="xs">
           <Title order={2} size="h4">
             {userAdminMessages.usersHeading}
           </Title>
-          <Button size="sm" leftSection={<IconUserPlus size={16} />} onClick={onInvite}>
+          <Button size="sm" leftSection={<IconUserPlus size={16} />} onClick={onInvite} style={{ flexShrink: 0 }}>
             {userAdminMessages.newUser}
           </Button>
         </Group>
