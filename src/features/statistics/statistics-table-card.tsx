@@ -61,7 +61,8 @@ function Cell({ row, column }: { row: AnyStatisticsRow; column: StatisticsColumn
  * One dashboard table (SPEC.md §2 "Statistics"): its title, column headers and the page's rows
  * (skeleton rows while they load, 'No se han encontrado datos' when there are none, 'Error al
  * obtener los datos' with 'Recargar' when the read failed); under it the paging: previous, 'Página
- * N' (1-based), next, the page size and 'Exportar'. Narrower than a 320 px phone the table scrolls inside its card.
+ * N' (1-based), next, the page size and 'Exportar'. Narrower than a 320 px phone, the table
+ * scrolls inside its card.
  */
 export function StatisticsTableCard({
   table,
