@@ -41,7 +41,7 @@ export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTa
     >
       <Group h="100%" justify="space-between" wrap="nowrap">
         <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
-          <AppTitle heading={false} nameHidden={phone} />
+          <AppTitle heading={false} NameWrapper={phone ? VisuallyHidden : undefined} />
         </Link>
         <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
       </Group>
