@@ -200,6 +200,28 @@ describe('administration in Chromium', () => {
   });
 });
 
+describe('administration on a 320 px phone', () => {
+  it("Administrar usuarios shows 'Nuevo usuario' whole, inside its dialog", async () => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    try {
+      await openSignedIn(page, product, admin);
+      await openFromMenu(page, 'Administrar usuarios');
+      const users = dialog(page, 'Administrar usuarios');
+      const create = users.getByRole('button', { name: 'Nuevo usuario' });
+      await create.waitFor();
+      // Its label is not cut ('Nuevo usua' once), and the button ends inside the dialog.
+      expect(await create.evaluate((button) => [...button.querySelectorAll('span')].every((part) => part.scrollWidth <= part.clientWidth))).toBe(true);
+      const [button, box] = [await create.boundingBox(), await users.boundingBox()];
+      expect(button!.x + button!.width).toBeLessThanOrEqual(box!.x + box!.width);
+      await screenshot(page, 'users-list-320');
+      await users.getByRole('button', { name: 'Cerrar' }).click();
+      await users.waitFor({ state: 'hidden' });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+});
+
 /** A role change ends the person's open sessions (token_version): sign in again when the app asks. */
 async function signInAgainIfAsked(p: Page): Promise<void> {
   const expired = dialog(p, 'Sesión expirada');
