@@ -77,7 +77,7 @@ function AuthLayout() {
       onManageTags={() => setTagAdminOpenings((count) => count + 1)}
     >
       {/* The same wizard from the pages (an administrator's empty library offers 'Subir video'). */}
-      <UploadLauncherContext value={auth.isAdmin() ? openUpload : undefined}>
+      <UploadLauncherContext value={openUpload}>
         <Outlet />
       </UploadLauncherContext>
       {uploading && <UploadWizard queryClient={queryClient} toasts={toasts} onClose={closeUpload} />}

@@ -41,6 +41,11 @@ export function viewTicks(max: number): number[] {
   return ticks;
 }
 
+/** Where a day's label stands against its day: the first starts there, the last ends there, the rest are centred. */
+export function labelAnchor(index: number, count: number): 'start' | 'end' | 'middle' {
+  return index === 0 ? 'start' : index === count - 1 ? 'end' : 'middle';
+}
+
 /**
  * Which days get a label: the first (its label starts at its day), the last (its label ends there),
  * and as many between as fit without touching them or each other (centred on their days), at a
@@ -54,7 +59,8 @@ export function labelledDays(labels: readonly string[], plotWidth: number): numb
   const extent = (index: number): [number, number] => {
     const x = index * day;
     const width = labelWidth(labels[index]!);
-    return index === 0 ? [x, x + width] : index === last ? [x - width, x] : [x - width / 2, x + width / 2];
+    const before = { start: 0, middle: width / 2, end: width }[labelAnchor(index, count)];
+    return [x - before, x - before + width];
   };
   const apart = (left: number, right: number) => extent(left)[1] + LABEL_GAP <= extent(right)[0];
   const widest = Math.max(...labels.map(labelWidth));
@@ -156,7 +162,7 @@ export default function ViewsChart({ points }: { points: readonly DayPoint[] }) 
             </g>
           ))}
           {labelledDays(points.map((point) => point.label), plotWidth).map((index) => (
-            <text key={points[index]!.dia} x={x(index)} y={HEIGHT - 8} textAnchor={index === 0 ? 'start' : index === points.length - 1 ? 'end' : 'middle'}>
+            <text key={points[index]!.dia} x={x(index)} y={HEIGHT - 8} textAnchor={labelAnchor(index, points.length)}>
               {points[index]!.label}
             </text>
           ))}
