@@ -9,7 +9,20 @@ afterEach(() => window.sessionStorage.clear());
 
 describe('the reads a page asks for before the app starts', () => {
   it('/videos without filters: the header\'s name, the tags and the list\'s first page, as the API client writes them', () => {
-    expect(earlyReadsFor('/videos', '', tokenOf('user'))).toEqual(['/api/me', '/api/etiquetas', `/api/videos?${tz}&limit=24&offset=0`]);
+    expect(earlyReadsFor('/videos', '', tokenOf('user'))).toEqual(['/api/me', '/api/etiquetas', '/api/videos?limit=24&offset=0']);
+  });
+
+  it('looks up the time zone only for a read that depends on it (the views per day), not for the list or a video', () => {
+    const lookUp = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      earlyReadsFor('/videos', '', tokenOf('user'));
+      earlyReadsFor('/videos/12', '', tokenOf('user'));
+      expect(lookUp).not.toHaveBeenCalled();
+      earlyReadsFor('/statistics', '', tokenOf('admin'));
+      expect(lookUp).toHaveBeenCalled();
+    } finally {
+      lookUp.mockRestore();
+    }
   });
 
   it('/videos with filters stored in the session (the page restores them first): only the name', () => {
@@ -59,7 +72,7 @@ describe('whether a read was asked early and not taken yet', () => {
     startEarlyRequests();
     expect(hasEarlyRead('/api/videos')).toBe(true);
     expect(hasEarlyRead('/api/statistics')).toBe(false);
-    const url = new URL(`/api/videos?${tz}&limit=24&offset=0`, window.location.origin).href;
+    const url = new URL('/api/videos?limit=24&offset=0', window.location.origin).href;
     expect(takeEarlyResponse(new Request(url, { headers: { Authorization: `Bearer ${tokenOf('user')}` } }))).toBeDefined();
     expect(hasEarlyRead('/api/videos')).toBe(false);
 

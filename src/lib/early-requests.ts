@@ -25,7 +25,11 @@ const STORED_FILTER_KEYS = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen
 /** The statistics tables and their first page (src/features/statistics/statistics-search.ts). */
 const STATISTICS_TABLES = ['uma', 'oma', 'vmv', 'vmr'];
 const FIRST_TABLE_PAGE = 'limit=5&offset=0';
-/** src/lib/time-zone.ts: only a zone the contract accepts is sent. */
+/**
+ * src/lib/time-zone.ts: only a zone the contract accepts is sent. Looked up only for a read that
+ * needs it: the browser's first Intl date format loads its calendar data (about 25 ms on a laptop,
+ * 100 ms on a phone), which would hold up the document's parser here.
+ */
 const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
 
 function timeZoneParam(): string {
@@ -61,14 +65,15 @@ export function earlyReadsFor(pathname: string, search: string, token: string): 
   // Anything in the address (filters, paging, a single sign-on token) changes what is asked: not early.
   if (search !== '' && search !== '?') return [];
   const path = pathname.replace(/\/$/, '');
-  const tz = timeZoneParam();
   if (path === '/videos') {
     if (hasStoredFilters()) return ['/api/me'];
-    return ['/api/me', '/api/etiquetas', `/api/videos?${tz ? `${tz}&` : ''}limit=24&offset=0`];
+    // No date filter: the list does not depend on the time zone, and the app does not send it.
+    return ['/api/me', '/api/etiquetas', '/api/videos?limit=24&offset=0'];
   }
   const video = /^\/videos\/([1-9]\d{0,9})$/.exec(path);
   if (video && Number(video[1]) <= 2_147_483_647) return ['/api/me', `/api/videos/${video[1]}`];
   if (path === '/statistics' && role(token) === 'admin') {
+    const tz = timeZoneParam();
     return [
       '/api/me',
       '/api/statistics?option=infoBox',

@@ -77,7 +77,7 @@ async function firstLoad(page: Page, path: string): Promise<{ reads: string[]; u
 
 describe('a signed-in page\'s first load', () => {
   it.each([
-    ['/videos', ['GET /api/me', 'GET /api/etiquetas', 'GET /api/videos?tz=UTC&limit=24&offset=0']],
+    ['/videos', ['GET /api/me', 'GET /api/etiquetas', 'GET /api/videos?limit=24&offset=0']],
     ['/statistics', ['GET /api/me', 'GET /api/statistics?option=infoBox', 'GET /api/statistics?option=viewsPerDay&tz=UTC']],
   ])('%s: its route\'s code is preloaded in few files, the first reads were asked early and each is made once', async (path, expected) => {
     const context = await browser.newContext({ timezoneId: 'UTC' });
@@ -97,7 +97,7 @@ describe('a signed-in page\'s first load', () => {
 
   it('/videos: the cards come in the first render when the list was asked early, with no placeholder cards before them', async () => {
     // The list as the page asks for it, once, so that a cold server is not what is measured.
-    await callApi(product, 'GET', '/api/videos?tz=UTC&limit=24&offset=0', undefined, admin.token);
+    await callApi(product, 'GET', '/api/videos?limit=24&offset=0', undefined, admin.token);
     const context = await browser.newContext({ timezoneId: 'UTC' });
     try {
       const page = await context.newPage();

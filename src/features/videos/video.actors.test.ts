@@ -184,7 +184,7 @@ describe('savePosition', () => {
 });
 
 describe('videoListQuery', () => {
-  it('asks pages of 24 with the filters and the time zone; X-Total-Count says when there are no more', async () => {
+  it('asks pages of 24 with the filters; X-Total-Count says when there are no more', async () => {
     const asked: Array<Record<string, string>> = [];
     const ids = Array.from({ length: 30 }, (_, index) => index + 1);
     let favourites = new Set(ids);
@@ -202,8 +202,7 @@ describe('videoListQuery', () => {
     const observer = new InfiniteQueryObserver(queryClient, options);
     const unsubscribe = observer.subscribe(() => {});
     await observer.refetch();
-    const zone = browserTimeZone();
-    expect(asked).toEqual([{ favorited: 'eq:true', limit: String(VIDEO_PAGE_SIZE), offset: '0', ...(zone ? { tz: zone } : {}) }]);
+    expect(asked).toEqual([{ favorited: 'eq:true', limit: String(VIDEO_PAGE_SIZE), offset: '0' }]);
     expect(observer.getCurrentResult().hasNextPage).toBe(true);
 
     // Video 3 leaves the favourites: the list loses it, and the next page starts after the 23 still loaded.
@@ -216,5 +215,23 @@ describe('videoListQuery', () => {
     expect(loaded).toEqual(ids.filter((id) => id !== 3));
     expect(observer.getCurrentResult().hasNextPage).toBe(false);
     unsubscribe();
+  });
+
+  it("sends the browser's time zone with an upload-date filter ('Esta semana' begins on the user's Monday), and only then", async () => {
+    const asked: Array<Record<string, string>> = [];
+    server.use(
+      http.get('/api/videos', ({ request, response }) => {
+        asked.push(Object.fromEntries(new URL(request.url).searchParams));
+        return response(200).json([], { headers: { 'X-Total-Count': '0' } });
+      }),
+    );
+    await queryClient.fetchInfiniteQuery(videoListQuery({ 'upload-date': 'tw' }));
+    await queryClient.fetchInfiniteQuery(videoListQuery({ q: 'gato', favorited: 'eq:true' }));
+    const zone = browserTimeZone();
+    expect(zone).toBeDefined();
+    expect(asked).toEqual([
+      { 'upload-date': 'tw', tz: zone, limit: '24', offset: '0' },
+      { q: 'gato', favorited: 'eq:true', limit: '24', offset: '0' },
+    ]);
   });
 });
