@@ -6,7 +6,12 @@ import { TOAST_FADE_DURATION_MS } from '../../machines/toast/toast.machine.ts';
 import type { ToastActor, ToastStore } from '../lib/toasts.ts';
 import { appLabels } from './app-labels.ts';
 
-/** The toasts, top-right, newest last. Rendered once, in the root route, with the app's store. */
+/**
+ * The toasts, bottom-right (across the bottom on a phone), newest last. Rendered once, in the root
+ * route, with the app's store. At the top they covered the signed-in pages' header: its user menu
+ * (on a phone, where a toast is as wide as the screen, the whole header) while they showed, for good
+ * with single sign-on's persistent toasts; and below the header, the menu's first entries once open.
+ */
 export function ToastViewport({ store }: { store: ToastStore }) {
   const entries = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   if (entries.length === 0) return null;
@@ -14,7 +19,7 @@ export function ToastViewport({ store }: { store: ToastStore }) {
     <Stack
       gap="sm"
       pos="fixed"
-      top="var(--mantine-spacing-md)"
+      bottom="var(--mantine-spacing-md)"
       right="var(--mantine-spacing-md)"
       style={{ zIndex: 1000, width: 'min(360px, calc(100vw - 2 * var(--mantine-spacing-md)))' }}
     >

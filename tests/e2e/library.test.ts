@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { axeViolations } from './axe.ts';
-import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
+import { launchBrowser, screenshot, screenshotsDir, startProduct, type RunningProduct } from './harness.ts';
 import { callApi, cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
@@ -371,6 +371,34 @@ describe('the library in Chromium', () => {
     expect(await mobile.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await screenshot(mobile, 'library-phone');
     await phone.close();
+  });
+
+  it('a toast leaves the header usable: it covers neither the user menu nor its entries (desktop and phone)', async () => {
+    type Box = { x: number; y: number; width: number; height: number };
+    const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 375, height: 812 },
+    ]) {
+      const sized = await browser.newContext({ viewport, locale: 'es-ES' });
+      const view = await sized.newPage();
+      await openSignedIn(view, product, admin);
+      const first = view.getByRole('list', { name: 'Videos' }).getByRole('listitem').first();
+      await first.getByRole('button', { name: 'Favorito' }).click();
+      const shown = view.getByRole('alert').filter({ hasText: /Video (añadido a|quitado de) favoritos/ });
+      await shown.waitFor();
+      const toastBox = (await shown.boundingBox())!;
+      expect(toastBox.y + toastBox.height).toBeLessThanOrEqual(viewport.height);
+      expect(overlap(toastBox, (await view.locator('header').boundingBox())!)).toBe(false);
+      // A real click at the button's centre (Playwright refuses it when another element is on top).
+      await view.getByRole('button', { name: /\(Menú de usuario\)/ }).click({ timeout: 2000 });
+      const menu = view.getByRole('menu');
+      await menu.waitFor();
+      expect(overlap(toastBox, (await menu.boundingBox())!)).toBe(false);
+      await expect(shown.isVisible()).resolves.toBe(true);
+      await view.screenshot({ path: `${screenshotsDir}/toast-with-menu-${viewport.width}.png` });
+      await sized.close();
+    }
   });
 
   it('a 320 px phone with a long user name: the header shows the logo and the menu, nothing scrolls sideways', async () => {
