@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { briefly, EARLY_READ_WAIT_MS, earlyReadsFor, hasEarlyRead, startEarlyRequests, takeEarlyResponse } from './early-requests.ts';
+import { briefly, EARLY_READ_WAIT_MS, earlyReadsFor, hasEarlyRead, startEarlyRequests, takeEarlyResponse, warmDateFormat } from './early-requests.ts';
+import { formatUploadDate } from './format/upload-date.ts';
 
 /** A token whose (unverified) claims carry this role, as the server's tokens do. */
 const tokenOf = (role: string) => `h.${btoa(JSON.stringify({ user: 'ana', role })).replace(/=+$/, '')}.s`;
@@ -100,5 +101,47 @@ describe('a loader waiting briefly for its early reads', () => {
     expect(gaveUp).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(gaveUp).toBe(true);
+  });
+});
+
+describe("a video's page prepares the browser's date format while the app downloads", () => {
+  afterEach(() => {
+    delete window.__taoEarlyRequests;
+    window.localStorage.clear();
+    window.history.replaceState(null, '', '/');
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+
+  it('in a task of its own on a video page, not on the list', () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}')));
+    const formats = vi.spyOn(Intl, 'DateTimeFormat');
+    window.localStorage.setItem('token', tokenOf('user'));
+    window.history.replaceState(null, '', '/videos/12');
+    startEarlyRequests();
+    expect(formats).not.toHaveBeenCalled();
+    vi.runAllTimers();
+    expect(formats).toHaveBeenCalledTimes(1);
+
+    formats.mockClear();
+    window.history.replaceState(null, '', '/videos');
+    startEarlyRequests();
+    vi.runAllTimers();
+    expect(formats).not.toHaveBeenCalled();
+  });
+
+  it("with the options of the page's upload date (src/lib/format/upload-date.ts), so the same data is loaded", () => {
+    const Real = Intl.DateTimeFormat;
+    const made: unknown[][] = [];
+    vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (this: unknown, ...args: ConstructorParameters<typeof Real>) {
+      made.push(args);
+      return new Real(...args);
+    } as unknown as typeof Real);
+    warmDateFormat();
+    expect(formatUploadDate('2026-11-28T10:00:00Z')).not.toBe('');
+    expect(made).toHaveLength(2);
+    expect(made[0]).toEqual(made[1]);
   });
 });

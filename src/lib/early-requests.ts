@@ -84,6 +84,23 @@ export function earlyReadsFor(pathname: string, search: string, token: string): 
   return [];
 }
 
+/** A video's page: `/videos/<canonical id>` (others are the 404 page). */
+const VIDEO_PAGE = /^\/videos\/[1-9]\d{0,9}\/?$/;
+
+/**
+ * A video's page formats its upload date in its first render (src/lib/format/upload-date.ts, the
+ * same options): the browser's first Intl date format loads its calendar data, about 100 ms of a
+ * phone's main thread. Done in a task of its own while the app's code downloads, the render finds
+ * it loaded.
+ */
+export function warmDateFormat(): void {
+  try {
+    new Intl.DateTimeFormat([...navigator.languages], { day: '2-digit', month: '2-digit', year: 'numeric' }).format(0);
+  } catch {
+    // Nothing to prepare: the page formats the date itself.
+  }
+}
+
 /** Asks for this page's first reads now (the page's document runs it before the app's code). */
 export function startEarlyRequests(): void {
   let token: string | null = null;
@@ -102,6 +119,7 @@ export function startEarlyRequests(): void {
     response.catch(() => undefined);
     return { url, authorization, response };
   });
+  if (VIDEO_PAGE.test(window.location.pathname)) setTimeout(warmDateFormat, 0);
 }
 
 /** A read of this API path (`/api/videos`) was asked for early and the app has not taken it yet. */
