@@ -4,12 +4,13 @@
  * replaced (127.0.0.1, free ports, a self-signed certificate made by `openssl` for a day). Used by
  * tests/e2e/reverse-proxy.test.ts and by bench/lighthouse.ts (`BENCH_LIGHTHOUSE_HTTPS=1`).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './built-server.ts';
+import { startNginxSite } from './nginx-site.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -54,63 +55,26 @@ export function httpsSiteConfig(ports: { http: number; https: number; product: n
 export async function startHttpsProxy(productUrl: string): Promise<HttpsProxy> {
   if (!fs.existsSync(NGINX)) throw new Error(`nginx is not installed at ${NGINX}: run \`apt-get install -y nginx\` (.ci/run does) or set NGINX_PATH.`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-https-proxy-'));
-  // nginx's worker runs as nobody: it writes its temporary files here.
-  fs.chmodSync(work, 0o777);
   const cert = path.join(work, 'cert.pem');
   const key = path.join(work, 'key.pem');
   await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert]);
-  const ports = {
-    http: await freePort(),
-    https: await freePort(),
-    product: Number(new URL(productUrl).port),
-  };
-  fs.writeFileSync(path.join(work, 'site.conf'), httpsSiteConfig(ports, { cert, key }));
-  const main = [
-    'daemon off;',
-    'worker_processes 1;',
-    `pid ${work}/nginx.pid;`,
-    `error_log ${work}/error.log warn;`,
-    'events { worker_connections 256; }',
-    'http {',
-    '  access_log off;',
-    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${work}/${kind}-temp;`),
-    `  include ${work}/site.conf;`,
-    '}',
-  ].join('\n');
-  const config = path.join(work, 'nginx.conf');
-  fs.writeFileSync(config, main);
-  await run(NGINX, ['-t', '-q', '-p', work, '-c', config]);
-  let stderr = '';
-  const child: ChildProcess = spawn(NGINX, ['-p', work, '-c', config], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const log = () => stderr + (fs.existsSync(path.join(work, 'error.log')) ? fs.readFileSync(path.join(work, 'error.log'), 'utf8') : '');
+  const ports = { http: await freePort(), https: await freePort(), product: Number(new URL(productUrl).port) };
   const httpUrl = `http://127.0.0.1:${ports.http}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${log()}`);
-    try {
-      if ((await fetch(`${httpUrl}/`, { redirect: 'manual' })).status === 301) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`nginx did not answer within 10 s: ${log()}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const nginx = await startNginxSite({
+    binary: NGINX,
+    prefix: path.join(work, 'nginx'),
+    site: httpsSiteConfig(ports, { cert, key }),
+    ready: async () => (await fetch(`${httpUrl}/`, { redirect: 'manual' })).status === 301,
+  }).catch((error: unknown) => {
+    fs.rmSync(work, { recursive: true, force: true });
+    throw error;
+  });
   return {
     httpsUrl: `https://127.0.0.1:${ports.https}`,
     httpUrl,
-    log,
+    log: nginx.log,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGQUIT');
-        await exited;
-      }
+      await nginx.stop();
       fs.rmSync(work, { recursive: true, force: true });
     },
   };

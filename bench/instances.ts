@@ -41,6 +41,7 @@ import pg from 'pg';
 import { generateTestVideo } from '../server/media/ffmpeg.ts';
 import { freePort } from './built-server.ts';
 import { stopChild } from './child-process.ts';
+import { startNginxSite } from './nginx-site.ts';
 import { markdownTable, reportSection } from './report.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -165,7 +166,7 @@ async function startInstance(name: string, work: string, env: Record<string, str
  * nginx running deploy/nginx.conf: its upstream addresses become the instances', its `listen` a free
  * port; the file is included in a configuration of the bench's own (prefix, logs, temporary paths).
  */
-async function startNginx(work: string, port: number, instances: Instance[]): Promise<{ url: string; config: string }> {
+async function startNginx(work: string, port: number, instances: Instance[]): Promise<{ url: string }> {
   const example = fs.readFileSync(path.join(root, 'deploy/nginx.conf'), 'utf8');
   const servers = ['127.0.0.1:8081', '127.0.0.1:8082'];
   let site = example.replace(/^(\s*)listen 80;/m, `$1listen 127.0.0.1:${port};`);
@@ -173,52 +174,21 @@ async function startNginx(work: string, port: number, instances: Instance[]): Pr
   if (!site.includes(`listen 127.0.0.1:${port};`) || instances.some((instance) => !site.includes(`127.0.0.1:${instance.port}`))) {
     throw new Error('deploy/nginx.conf no longer has `listen 80;` and the upstreams 127.0.0.1:8081 and :8082 this bench replaces');
   }
-  const prefix = path.join(work, 'nginx');
-  for (const dir of ['logs', 'temp/body', 'temp/proxy', 'temp/fastcgi', 'temp/uwsgi', 'temp/scgi']) fs.mkdirSync(path.join(prefix, dir), { recursive: true });
-  // started as root, nginx's workers run as nobody: they must reach the temporary directories
-  fs.chmodSync(work, 0o755);
-  for (const dir of [prefix, path.join(prefix, 'temp')]) fs.chmodSync(dir, 0o755);
-  for (const dir of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.chmodSync(path.join(prefix, 'temp', dir), 0o777);
-  fs.writeFileSync(path.join(prefix, 'tao.conf'), site);
-  const config = path.join(prefix, 'nginx.conf');
-  fs.writeFileSync(
-    config,
-    [
-      'daemon off;',
-      'worker_processes 1;',
-      `pid ${prefix}/nginx.pid;`,
-      `error_log ${prefix}/logs/error.log warn;`,
-      'events { worker_connections 256; }',
-      'http {',
-      `  access_log ${prefix}/logs/access.log;`,
-      `  client_body_temp_path ${prefix}/temp/body;`,
-      `  proxy_temp_path ${prefix}/temp/proxy;`,
-      `  fastcgi_temp_path ${prefix}/temp/fastcgi;`,
-      `  uwsgi_temp_path ${prefix}/temp/uwsgi;`,
-      `  scgi_temp_path ${prefix}/temp/scgi;`,
-      '  # which instance answered (the example has no add_header of its own, so this one applies)',
-      '  add_header X-Tao-Upstream $upstream_addr always;',
-      `  include ${prefix}/tao.conf;`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  let out = '';
-  const child = spawn(NGINX, ['-p', `${prefix}/`, '-c', config, '-e', `${prefix}/logs/error.log`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  cleanups.push(() => stop(child, 'SIGQUIT'));
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 15_000; ; await sleep(100)) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${out}${fs.readFileSync(path.join(prefix, 'logs/error.log'), 'utf8')}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`nginx did not answer within 15 s: ${out}`);
-  }
-  return { url, config };
+  const nginx = await startNginxSite({
+    binary: NGINX,
+    prefix: path.join(work, 'nginx'),
+    site,
+    httpLines: [
+      `access_log ${work}/nginx/logs/access.log;`,
+      '# which instance answered (the example has no add_header of its own, so this one applies)',
+      'add_header X-Tao-Upstream $upstream_addr always;',
+    ],
+    ready: async () => (await fetch(`${url}/api/health`)).ok,
+    timeoutMs: 15_000,
+  });
+  cleanups.push(() => nginx.stop());
+  return { url };
 }
 
 // ── HTTP ────────────────────────────────────────────────────────────────────────────────────────

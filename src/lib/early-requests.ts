@@ -60,6 +60,12 @@ function hasStoredFilters(): boolean {
   }
 }
 
+/** The video of a video's page, `/videos/<canonical id>` (others are the 404 page); null elsewhere. */
+function videoPageId(pathname: string): string | null {
+  const video = /^\/videos\/([1-9]\d{0,9})\/?$/.exec(pathname);
+  return video && Number(video[1]) <= 2_147_483_647 ? video[1]! : null;
+}
+
 /** The API reads the app makes first on this address, as the API client writes them (paths and query order). */
 export function earlyReadsFor(pathname: string, search: string, token: string): string[] {
   // Anything in the address (filters, paging, a single sign-on token) changes what is asked: not early.
@@ -70,8 +76,8 @@ export function earlyReadsFor(pathname: string, search: string, token: string): 
     // No date filter: the list does not depend on the time zone, and the app does not send it.
     return ['/api/me', '/api/etiquetas', '/api/videos?limit=24&offset=0'];
   }
-  const video = /^\/videos\/([1-9]\d{0,9})$/.exec(path);
-  if (video && Number(video[1]) <= 2_147_483_647) return ['/api/me', `/api/videos/${video[1]}`];
+  const video = videoPageId(path);
+  if (video) return ['/api/me', `/api/videos/${video}`];
   if (path === '/statistics' && role(token) === 'admin') {
     const tz = timeZoneParam();
     return [
@@ -84,8 +90,6 @@ export function earlyReadsFor(pathname: string, search: string, token: string): 
   return [];
 }
 
-/** A video's page: `/videos/<canonical id>` (others are the 404 page). */
-const VIDEO_PAGE = /^\/videos\/[1-9]\d{0,9}\/?$/;
 
 /**
  * A video's page formats its upload date in its first render (src/lib/format/upload-date.ts, the
@@ -119,7 +123,7 @@ export function startEarlyRequests(): void {
     response.catch(() => undefined);
     return { url, authorization, response };
   });
-  if (VIDEO_PAGE.test(window.location.pathname)) setTimeout(warmDateFormat, 0);
+  if (videoPageId(window.location.pathname)) setTimeout(warmDateFormat, 0);
 }
 
 /** A read of this API path (`/api/videos`) was asked for early and the app has not taken it yet. */

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpsProxy, type HttpsProxy } from '../../bench/https-proxy.ts';
 import { generateTestVideo } from '../../server/media/ffmpeg.ts';
-import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
+import { launchBrowser, padded, screenshot, startProduct, type RunningProduct } from './harness.ts';
 import { cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
@@ -30,18 +30,9 @@ let clip: string;
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-e2e-proxy-'));
   clip = path.join(work, 'asamblea-general.mp4');
-  await generateTestVideo(clip, {
-    seconds: 4,
-    pattern: 'testsrc2',
-    toneHz: 660,
-    label: 'Por el proxy',
-  });
-  // 30 MB in all: a trailing `free` box (players and ffprobe skip it).
-  const extra = 30 * 1024 * 1024;
-  const header = Buffer.alloc(8);
-  header.writeUInt32BE(extra + 8, 0);
-  header.write('free', 4, 'latin1');
-  await fs.promises.appendFile(clip, Buffer.concat([header, Buffer.alloc(extra, 0x2a)]));
+  const source = path.join(work, 'fuente.mp4');
+  await generateTestVideo(source, { seconds: 4, pattern: 'testsrc2', toneHz: 660, label: 'Por el proxy' });
+  await padded(source, clip, 30 * 1024 * 1024);
 
   // The product learns its public address (invitation links) before the proxy's port is known: any
   // https address serves here, the pages and the API use relative addresses.

@@ -9,7 +9,7 @@ import { generateTestVideo, indexFirst, mediaTools, probe } from '../../server/m
 import { makeForeignVideo } from '../../server/media/foreign-videos.ts';
 import { axeViolations } from './axe.ts';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.ts';
-import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
+import { launchBrowser, padded, screenshot, startProduct, type RunningProduct } from './harness.ts';
 import { callApi, cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
@@ -36,15 +36,6 @@ let screenRecording: string;
 let obsRecording: string;
 let thumbnail: string;
 const uploadPuts: Array<{ url: string; contentRange: string | undefined }> = [];
-
-/** An mp4 made bigger with a trailing `free` box (players and ffprobe skip it), so a transfer takes several chunks. */
-async function padded(source: string, out: string, extraBytes: number): Promise<void> {
-  const header = Buffer.alloc(8);
-  header.writeUInt32BE(extraBytes + 8, 0);
-  header.write('free', 4, 'latin1');
-  await fs.promises.copyFile(source, out);
-  await fs.promises.appendFile(out, Buffer.concat([header, Buffer.alloc(extraBytes, 0x2a)]));
-}
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-e2e-upload-'));
