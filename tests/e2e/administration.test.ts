@@ -52,7 +52,8 @@ afterAll(async () => {
 });
 
 const dialog = (p: Page, name: string) => p.getByRole('dialog', { name });
-const toast = (p: Page, text: string) => p.getByRole('alert').filter({ hasText: text });
+// The newest toast of that text: one shown by an earlier step may still be there (paused under the pointer).
+const toast = (p: Page, text: string) => p.getByRole('alert').filter({ hasText: text }).last();
 const userMenu = (p: Page) => p.getByRole('button', { name: /\(Menú de usuario\)/ });
 
 async function openFromMenu(p: Page, entry: string): Promise<void> {

@@ -43,7 +43,8 @@ const cards = () => grid().getByRole('listitem');
 const gapUnder = (element: Locator) =>
   element.evaluate((node) => Math.abs(node.parentElement!.getBoundingClientRect().height - node.getBoundingClientRect().height));
 const card = (title: string) => cards().filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
+// The newest toast of that text: one shown by an earlier step may still be there (paused under the pointer).
+const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).last();
 const search = () => new URL(page.url()).searchParams;
 
 const emptyList = () => page.getByText('No existen videos que se ajusten a estos filtros');

@@ -76,7 +76,8 @@ afterAll(async () => {
 
 const through = () => ({ ...product, url: proxy.url });
 const dialog = (name: string) => page.getByRole('dialog', { name });
-const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
+// The newest toast of that text: one shown by an earlier step may still be there (paused under the pointer).
+const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).last();
 const grid = () => page.getByRole('list', { name: 'Videos' });
 const card = (title: string) => grid().getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
