@@ -3,6 +3,7 @@ import { listedVideo, type ListedVideo } from './list-answer.ts';
 import {
   countVideos,
   type OwnListedState,
+  findOwnStates,
   findListedVideos,
   findTagsOfVideos,
   listVideoIds,
@@ -20,13 +21,12 @@ import {
  *   what the answer depends on;
  * - what lists show of a video to everyone (its row, its tags, its JSON: list-answer.ts), under
  *   the library and ratings generations;
+ * - the viewer's own state of a page's videos, under the generation of that viewer's own fields;
  * - answers as sent (UTF-8 JSON), under what they are made of: the videos in their order, those
- *   generations, the caller's own state of each (read at every request) and the hour the signed
- *   locations expire.
+ *   generations, the caller's own state of each and the hour the signed locations expire.
  * The generations are read from the database at every request (readListGenerations) and every
  * write bumps them in its own transaction (triggers; refreshSearchIndex), so a remembered answer is
- * never used after a write committed, whichever server made it. The viewer's own state is read at
- * every request. Memory is bounded.
+ * never used after a write committed, whichever server made it. Memory is bounded.
  */
 
 /** A map that forgets its least recently used entries beyond a total weight. */
@@ -92,6 +92,8 @@ const ENTRY_WEIGHT = 50;
 const MAX_REMEMBERED_VIDEOS = 5_000;
 /** Bytes of answers as sent remembered at most (a page of 24 videos is ~25 KB): ~1,300 of them. */
 const MAX_REMEMBERED_ANSWER_BYTES = 32 * 2 ** 20;
+/** Ids of pages whose own states are remembered at most (each page also weighs ENTRY_WEIGHT): a few MB. */
+const MAX_REMEMBERED_OWN_IDS = 200_000;
 
 export interface ListCache {
   /** count, page ids or ranked ids, by `<generations> <scope> <query> <what>` */
@@ -101,6 +103,8 @@ export interface ListCache {
   readonly videos: Map<number, ListedVideo>;
   /** answers as sent, by media URL key (their signatures) and answerBytesKey */
   readonly sent: WeakMap<Buffer, Lru<string, Buffer>>;
+  /** a user's own state of a page's videos, by `<user> <states generation> <ids>` */
+  readonly ownStates: Lru<string, Promise<ReadonlyMap<number, OwnListedState>>>;
 }
 
 const caches = new WeakMap<Db, ListCache>();
@@ -108,7 +112,13 @@ const caches = new WeakMap<Db, ListCache>();
 export function listCacheOf(db: Db): ListCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { answers: new Lru(MAX_REMEMBERED_IDS), videosGenerations: { library: -1, ratings: -1 }, videos: new Map(), sent: new WeakMap() };
+    cache = {
+      answers: new Lru(MAX_REMEMBERED_IDS),
+      videosGenerations: { library: -1, ratings: -1 },
+      videos: new Map(),
+      sent: new WeakMap(),
+      ownStates: new Lru(MAX_REMEMBERED_OWN_IDS),
+    };
     caches.set(db, cache);
   }
   return cache;
@@ -237,6 +247,23 @@ async function readListed(db: Executor, ids: number[]): Promise<ListedVideo[]> {
   return rows.map((row) => listedVideo(row, tags.get(row.id) ?? []));
 }
 
+/**
+ * The user's own state (rating, favourite, seen mark, position) of each of these videos that has
+ * one, remembered under the generation of that user's own fields (read before: what is remembered
+ * is never older than its key); concurrent identical misses share one query, a failure is not kept.
+ */
+export function ownStatesOf(db: Db, userId: number, generations: ListGenerations, ids: readonly number[]): Promise<ReadonlyMap<number, OwnListedState>> {
+  if (ids.length === 0) return Promise.resolve(new Map());
+  const { ownStates } = listCacheOf(db);
+  const key = `${userId} ${generations.states} ${ids.join(' ')}`;
+  const known = ownStates.get(key);
+  if (known) return known;
+  const promise = findOwnStates(db.kysely, userId, ids).then((states) => new Map(states.map((s) => [s.video_id, s])));
+  ownStates.set(key, promise, ENTRY_WEIGHT + ids.length);
+  promise.catch(() => ownStates.delete(key, promise));
+  return promise;
+}
+
 /** The answers as sent remembered for lists whose media locations are signed with `urlKey`. */
 export function sentAnswersOf(db: Db, urlKey: Buffer): Lru<string, Buffer> {
   const { sent } = listCacheOf(db);
@@ -248,7 +275,7 @@ export function sentAnswersOf(db: Db, urlKey: Buffer): Lru<string, Buffer> {
 /**
  * The key of a list's answer as sent, made of all it is made of: the videos in their order, what
  * lists show of them to everyone (the library and ratings generations), the caller's own state of
- * each (as just read) and the expiry of the signed media locations (one per clock hour). Which
+ * each (ownStatesOf) and the expiry of the signed media locations (one per clock hour). Which
  * query, caller or total led to those videos does not change those bytes.
  */
 export function answerBytesKey(generations: ListGenerations, expires: number, ids: readonly number[], own: ReadonlyMap<number, OwnListedState>): string {

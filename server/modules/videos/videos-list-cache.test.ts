@@ -105,6 +105,26 @@ describeOnEachDatabase('videos: remembered lists follow every write', (server) =
     expect(await listed(ana, { notSeen: 'eq:true', limit: 2 })).toMatchObject({ titles: ['Delta', 'Gamma'], total: 4 });
   });
 
+  it("the caller's own fields show at once after any write of them, even one straight to the table", async () => {
+    const alfa = async () => (await listed(ana)).videos.find((v) => v.titulo === 'Alfa');
+    await listed(ana);
+    expect(listCacheOf(server().db).ownStates.size).toBeGreaterThan(0);
+    const states = () => server().db.kysely.updateTable('video_user_states').where('user_id', '=', ana.id).where('video_id', '=', ids.Alfa!);
+    await patched(ana, 'Alfa', [{ path: '/posicion', value: 3 }]);
+    expect(await alfa()).toMatchObject({ posicion: 3 });
+    await states().set({ posicion: 11 }).execute();
+    expect(await alfa()).toMatchObject({ posicion: 11 });
+    await states().set({ puntuacion: 2 }).execute();
+    expect(await alfa()).toMatchObject({ posicion: 11, puntuacion: 2 });
+    await states().set({ visto: 1 }).execute();
+    expect(await alfa()).toMatchObject({ visto: true });
+    await server().db.kysely.deleteFrom('video_user_states').where('user_id', '=', ana.id).where('video_id', '=', ids.Alfa!).execute();
+    expect(await alfa()).toMatchObject({ posicion: null, puntuacion: null, visto: false, favorito: false });
+    await server().db.kysely.insertInto('video_user_states').values({ user_id: ana.id, video_id: ids.Alfa!, favorito: 1, updated_at: new Date().toISOString() }).execute();
+    expect(await alfa()).toMatchObject({ favorito: true, posicion: null });
+    await patched(ana, 'Alfa', [{ path: '/favorito', value: false }]);
+  });
+
   it("the caller's own fields are read at every request (a playback position too)", async () => {
     await listed(ana);
     await patched(ana, 'Alfa', [{ path: '/posicion', value: 42.5 }]);
@@ -223,11 +243,17 @@ describeOnEachDatabase('videos: remembered lists follow every write', (server) =
     const at = () => readListGenerations(server().db.kysely, ana.id);
     const start = await at();
     await patched(ana, 'Alfa', [{ path: '/posicion', value: 7 }]);
-    expect(await at()).toEqual(start);
+    const positioned = await at();
+    expect(positioned).toEqual({ ...start, states: positioned.states });
+    expect(positioned.states).toBeGreaterThan(start.states);
+    expect((await readListGenerations(server().db.kysely, bruno.id)).states).toBe((await readListGenerations(server().db.kysely, bruno.id)).states);
+    await patched(ana, 'Alfa', [{ path: '/posicion', value: 7 }]); // the same position: nothing shown changes
+    expect(await at()).toEqual(positioned);
     await patched(ana, 'Alfa', [{ path: '/puntuacion', value: 4 }]);
     const rated = await at();
     expect(rated).toMatchObject({ library: start.library, user: start.user, organizacion: 'TAO' });
     expect(rated.ratings).toBeGreaterThan(start.ratings);
+    expect(rated.states).toBeGreaterThan(positioned.states);
     await patched(ana, 'Alfa', [{ path: '/visto', value: true }]);
     const seen = await at();
     expect(seen).toMatchObject({ library: start.library, ratings: rated.ratings });
@@ -279,6 +305,25 @@ describeOnEachDatabase('videos: remembered lists follow every write', (server) =
       expect(res.statusCode, res.body).toBe(200);
       expect(await listed(ana, { favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
       expect(await listed(ana, { favorited: 'eq:true' }, app)).toMatchObject({ titles: [], total: 0 });
+    });
+
+    it("shows at once the caller's rating and position saved through the other", async () => {
+      const { app } = other!;
+      const beta = async (on?: FastifyInstance) => (await listed(ana, {}, on)).videos.find((v) => v.titulo === 'Beta');
+      await beta();
+      for (const [path, value] of [['/puntuacion', 3], ['/posicion', 21]] as const) {
+        const res = await call(app, {
+          method: 'PATCH',
+          url: `/api/videos/${ids.Beta}`,
+          token: ana.session,
+          headers: { 'content-type': 'application/json-patch+json' },
+          payload: JSON.stringify([{ op: 'replace', path, value }]),
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(await beta(), path).toMatchObject({ [path.slice(1)]: value });
+      }
+      await patched(ana, 'Beta', [{ path: '/posicion', value: 5 }]);
+      expect(await beta(app)).toMatchObject({ posicion: 5, puntuacion: 3 });
     });
   });
 });

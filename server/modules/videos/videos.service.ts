@@ -13,14 +13,13 @@ import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.repository.ts';
 import { findUpload, markThumbnailAdopted } from '../uploads/uploads.repository.ts';
 import { averageRating, listedToVideo, serializeVideoList } from './list-answer.ts';
-import { answerBytesKey, listedVideos, listPage, sentAnswersOf } from './list-cache.ts';
+import { answerBytesKey, listedVideos, listPage, ownStatesOf, sentAnswersOf } from './list-cache.ts';
 import { parseListQuery, type ListVideosParams } from './list-query.ts';
 import { signedMediaUrl } from './media-urls.ts';
 import {
   addToRating,
   bumpThumbnailVersion,
   findOwnState,
-  findOwnStates,
   findTagsOfVideos,
   findVideoById,
   findVideoForViewer,
@@ -136,8 +135,7 @@ export async function listVideos(ctx: VideosContext, caller: Caller, params: Lis
   const viewer: Viewer = { ...viewerOf(caller), organizacion: generations.organizacion };
   const page = listPage(ctx.db, viewer, generations, query);
   const ids = await page.ids;
-  const [states, total] = await Promise.all([findOwnStates(db, caller.userId, ids), page.total]);
-  const own = new Map(states.map((s) => [s.video_id, s]));
+  const [own, total] = await Promise.all([ownStatesOf(ctx.db, caller.userId, generations, ids), page.total]);
   const at = Date.now();
   const sent = sentAnswersOf(ctx.db, ctx.secrets.urlKey);
   const key = answerBytesKey(generations, mediaExpiry(at), ids, own);
