@@ -4,13 +4,20 @@
  * stopped when the bench ends.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 
 /**
  * Forks `script` (run through tsx) with `args`, sends it `message` when given, and resolves with the
  * first message it sends back (its port, …); rejects when it ends before.
  */
-export function forkAndWait<M extends object>(script: string, args: string[], options: { execArgv?: string[]; message?: unknown } = {}): Promise<{ child: ChildProcess } & M> {
-  const child = fork(script, args, { execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function forkAndWait<M extends object>(
+  script: string,
+  args: string[],
+  options: { execArgv?: string[]; message?: unknown; stdoutFile?: string } = {},
+): Promise<{ child: ChildProcess } & M> {
+  const stdout = options.stdoutFile ? fs.openSync(options.stdoutFile, 'a') : 'inherit';
+  const child = fork(script, args, { execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])], stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  if (typeof stdout === 'number') fs.closeSync(stdout); // the child holds its own
   return new Promise((resolve, reject) => {
     child.once('message', (m: M) => resolve({ child, ...m }));
     child.once('exit', (code) => reject(new Error(`${args[0] ?? 'the child'} process ended (${code}) before listening`)));

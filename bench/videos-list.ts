@@ -1,7 +1,7 @@
 /**
  * How fast are the video API's most frequent requests? Fills a temporary SQLite database with 10,000
  * videos (tags, ratings, some not visible to all), starts the real server (buildApp, listening on
- * 127.0.0.1, a random port) in a child process and loads it with autocannon (50 connections):
+ * 127.0.0.1, a random port, logging as shipped) in a child process and loads it with autocannon (50 connections):
  * GET /api/videos without filters, with filters (`tag=in:…&score=gte:3`) and with a text search
  * (`q=…`); GET /api/videos/{id} (one user opening 100 videos in turn); PATCH /api/videos/{id} with
  * the user's rating (`/puntuacion`, 100 videos in turn, values 1–5). For each GET case a bare node:http
@@ -18,6 +18,7 @@
  *   npx tsx bench/videos-list.ts [seconds per run, default 4] [runs per case, default 3] [sequential requests, default 40]
  *   BENCH_CASES=first,filtered,search,detail,rating runs only those load cases;
  *   BENCH_CPU_PROF=<dir> has the API server write a CPU profile there (node --cpu-prof);
+ *   BENCH_SERVER_LOG_LEVEL=warn|silent|… the API server's log level (default info, as shipped: a line per request, to a file);
  *   BENCH_KEEP=1 keeps the database and prints where; BENCH_HTTP=0 skips the autocannon runs;
  *   BENCH_DATABASE_URL=postgres://… runs the in-process part on PostgreSQL (in a schema of its own) instead.
  */
@@ -62,8 +63,11 @@ interface Canned {
   body: string;
 }
 
+/** The server as shipped: pino at LOG_LEVEL's default (info, a line per request) on its standard output, here a file (start). */
+const SERVER_LOG_LEVEL = process.env.BENCH_SERVER_LOG_LEVEL ?? 'info';
+
 async function serveApp(dataDir: string): Promise<void> {
-  const app = await buildApp({ config: configFor(dataDir), logger: false });
+  const app = await buildApp({ config: { ...configFor(dataDir), logLevel: SERVER_LOG_LEVEL } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
@@ -123,7 +127,8 @@ function cpuTimeOf(server: Server): Promise<number> {
 
 function start(mode: 'serve' | 'bare', arg: string, message?: Record<string, Canned>): Promise<Server> {
   const profile = mode === 'serve' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return forkAndWait<{ port: number }>(import.meta.filename, [mode, arg], { execArgv: profile, message });
+  const stdoutFile = mode === 'serve' ? path.join(arg, 'server.log') : undefined;
+  return forkAndWait<{ port: number }>(import.meta.filename, [mode, arg], { execArgv: profile, message, ...(stdoutFile ? { stdoutFile } : {}) });
 }
 
 const stop = (child: ChildProcess) => stopChild(child);
@@ -496,6 +501,7 @@ async function main(): Promise<void> {
     const where = `${VIDEOS.toLocaleString('en')} videos, ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}; ${machine}.`;
     const setting = `${where} autocannon, ${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case, the API and a bare node:http server ` +
       'sending the very same status, headers and bytes in turn (no compression: autocannon sends no Accept-Encoding). ' +
+      `The API server logs as shipped (pino at ${SERVER_LOG_LEVEL}${SERVER_LOG_LEVEL === 'info' ? ', one line per request' : ''}, to a file); the bare server logs nothing. ` +
       'Server CPU per request: the server process\'s CPU time (user + system) over a run divided by the requests it answered; ' +
       'on a machine shared with other work, where requests/s depend on what else runs, it is the steadier figure (bare ÷ API: ' +
       'the bare server\'s work per request as a share of the API\'s; the requests/s ratio is higher because the client, ' +

@@ -14,7 +14,7 @@ import { etiquetasModule } from './modules/etiquetas/routes.ts';
 import { statisticsModule } from './modules/statistics/routes.ts';
 import { uploadsModule } from './modules/uploads/routes.ts';
 import { videosModule } from './modules/videos/routes.ts';
-import { loggerOptions } from './logging.ts';
+import { loggerOptions, OneLinePerRequest, registerRequestLog } from './logging.ts';
 import { loadContract, type Contract } from './openapi/contract.ts';
 import { registerModules } from './openapi/modules.ts';
 import { validateResponses, type ResponseViolation } from './openapi/response-validation.ts';
@@ -59,6 +59,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const { config } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
+    logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
@@ -92,6 +93,7 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   await app.register(fastifyCookie);
   await app.register(fastifyCompress, API_COMPRESSION);
 
+  registerRequestLog(app);
   registerProblemHandling(app);
   registerSecurityHeaders(app);
   registerXsrfCookie(app);
