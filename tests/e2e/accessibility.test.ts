@@ -5,7 +5,7 @@ import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { generateTestVideo } from '../../server/media/ffmpeg.ts';
-import { axeViolations } from './axe.ts';
+import { axeViolations, unreadableLabels } from './axe.ts';
 import { launchBrowser, startProduct, watchPage, type RunningProduct } from './harness.ts';
 import { callApi, cli } from './session.ts';
 
@@ -453,6 +453,7 @@ describe.each(sizes)('axe-core finds nothing to fix at $name size', ({ viewport 
       await settle(page);
       // Each violation printed as rule [impact]: summary, then every element at fault (tests/e2e/axe.ts).
       expect((await axeViolations(page)).join('\n\n'), 'axe-core violations').toBe('');
+      expect(await unreadableLabels(page), 'labels a person cannot read').toEqual([]);
     } finally {
       await page.unrouteAll({ behavior: 'ignoreErrors' });
     }

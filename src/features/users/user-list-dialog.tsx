@@ -132,8 +132,10 @@ function UserRow({ user, isYou, onChangeRole }: { user: Usuario; isYou: boolean;
         <Button
           size="xs"
           variant="light"
-          // Red 9 rather than orange: no orange reads at 4.5:1 on its light background.
-          color={admin ? 'red.9' : 'blue'}
+          // Red rather than orange: no orange reads at 4.5:1 on its light background. The colour without
+          // a shade: Mantine 9's light variant paints a shade ('red.9') as the background and its label in
+          // red 9 too, which made this label vanish (tests/e2e/axe.ts, unreadableLabels).
+          color={admin ? 'red' : 'blue'}
           onClick={() => onChangeRole(user)}
           aria-label={admin ? userAdminMessages.downgradeOf(user.nombre) : userAdminMessages.promoteOf(user.nombre)}
         >
