@@ -1,4 +1,6 @@
+import jsQR from 'jsqr';
 import * as OTPAuth from 'otpauth';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
@@ -19,6 +21,12 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
+
+/** What a phone's camera reads in the picture of `element` (jsQR, a decoder nobody here wrote), or null. */
+async function scanned(element: import('playwright-core').Locator): Promise<string | null> {
+  const png = PNG.sync.read(await element.screenshot());
+  return jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height)?.data ?? null;
+}
 
 /** A code from the authenticator app the person enrolled (built from the otpauth:// URI), for the next time step. */
 function codeFor(uri: string, offsetSteps = 0): string {
@@ -44,7 +52,10 @@ describe('accounts in Chromium against the real server', () => {
 
     const modal = page.getByRole('dialog', { name: 'Autentificación MFA' });
     await modal.waitFor();
-    await expect(modal.locator('svg').first().isVisible()).resolves.toBe(true); // the QR code
+    // The QR code, once its code has loaded, says the very otpauth:// URI the server made.
+    const qr = modal.getByRole('img', { name: 'Código QR para la aplicación de autenticación' });
+    await qr.waitFor();
+    expect(await scanned(qr)).toBe(uri);
     await screenshot(page, 'mfa-enrolment');
     await modal.getByPlaceholder('Código').fill(codeFor(uri));
     await modal.getByRole('button', { name: 'Entrar' }).click();
