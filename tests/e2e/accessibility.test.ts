@@ -189,7 +189,8 @@ const cases: Case[] = [
   },
   {
     name: 'second factor: enrolment with the QR code',
-    reach: async (page) => (await signIn(page, NEWCOMER)).locator('svg').first().waitFor(),
+    // the QR code itself (its code loads apart), not the dialog's first svg, the close button's icon
+    reach: async (page) => (await signIn(page, NEWCOMER)).getByRole('img', { name: 'Código QR para la aplicación de autenticación' }).waitFor(),
   },
   {
     name: 'second factor: the code step',
