@@ -2,9 +2,10 @@
  * How fast are the video API's most frequent requests? Fills a temporary SQLite database with 10,000
  * videos (tags, ratings, some not visible to all), starts the real server (buildApp, listening on
  * 127.0.0.1, a random port, logging as shipped) in a child process and loads it with autocannon (50 connections):
- * GET /api/videos without filters, with filters (`tag=in:…&score=gte:3`) and with a text search
- * (`q=…`); GET /api/videos/{id} (one user opening 100 videos in turn); PATCH /api/videos/{id} with
- * the user's rating (`/puntuacion`, 100 videos in turn, values 1–5). For each GET case a bare node:http
+ * GET /api/videos without filters (also as a browser asks, accepting brotli: the answer then goes
+ * compressed), with filters (`tag=in:…&score=gte:3`) and with a text search (`q=…`);
+ * GET /api/videos/{id} (one user opening 100 videos in turn); PATCH /api/videos/{id} with the
+ * user's rating (`/puntuacion`, 100 videos in turn, values 1–5). For each GET case a bare node:http
  * server (another child process) answers the very same status, headers and bytes for each path, and
  * is loaded the same way: its requests/s are the physical limit of this machine for those answers,
  * and the ratio is what the API (security, validation, queries, signing, JSON) leaves of it (goal
@@ -16,7 +17,7 @@
  * it stops by itself and removes its files.
  *
  *   npx tsx bench/videos-list.ts [seconds per run, default 4] [runs per case, default 3] [sequential requests, default 40]
- *   BENCH_CASES=first,filtered,search,detail,rating runs only those load cases;
+ *   BENCH_CASES=first,browser,filtered,search,detail,rating runs only those load cases;
  *   BENCH_CPU_PROF=<dir> has the API server write a CPU profile there (node --cpu-prof);
  *   BENCH_SERVER_LOG_LEVEL=warn|silent|… the API server's log level (default info, as shipped: a line per request, to a file);
  *   BENCH_KEEP=1 keeps the database and prints where; BENCH_HTTP=0 skips the autocannon runs;
@@ -28,6 +29,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { buildApp } from '../server/app.ts';
@@ -60,7 +62,15 @@ const configFor = (dataDir: string): Config =>
 interface Canned {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** the body as sent (compressed when the request accepted it), base64 for the IPC message */
+  body64: string;
+}
+
+/** The JSON text of a canned answer, decompressed when it was sent compressed. */
+function jsonOf(answer: Canned): string {
+  const bytes = Buffer.from(answer.body64, 'base64');
+  const encoding = answer.headers['content-encoding'];
+  return (encoding === 'br' ? zlib.brotliDecompressSync(bytes) : encoding === 'gzip' ? zlib.gunzipSync(bytes) : bytes).toString('utf8');
 }
 
 /** The server as shipped: pino at LOG_LEVEL's default (info, a line per request) on its standard output, here a file (start). */
@@ -100,7 +110,7 @@ function serveBare(): void {
     res.end(answer.bytes);
   });
   process.once('message', (message: Record<string, Canned>) => {
-    canned = new Map(Object.entries(message).map(([url, answer]) => [url, { ...answer, bytes: Buffer.from(answer.body) }]));
+    canned = new Map(Object.entries(message).map(([url, answer]) => [url, { ...answer, bytes: Buffer.from(answer.body64, 'base64') }]));
     server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as { port: number }).port }));
     answerCpuTime();
   });
@@ -257,8 +267,8 @@ function cannedAnswer(port: number, requestPath: string, headers: Record<string,
         for (const [name, value] of Object.entries(res.headers)) {
           if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) && typeof value === 'string') keep[name] = value;
         }
-        const answer = { status: res.statusCode!, headers: keep, body: Buffer.concat(chunks).toString() };
-        if (answer.status !== 200) reject(new Error(`GET ${requestPath}: ${answer.status} ${answer.body}`));
+        const answer = { status: res.statusCode!, headers: keep, body64: Buffer.concat(chunks).toString('base64') };
+        if (answer.status !== 200) reject(new Error(`GET ${requestPath}: ${answer.status} ${jsonOf(answer)}`));
         else resolve(answer);
       });
     }).on('error', reject);
@@ -292,8 +302,11 @@ async function measureCase(api: Server, c: LoadCase, seconds: number, runs: numb
     const canned: Record<string, Canned> = {};
     for (const p of c.paths) canned[p] = await cannedAnswer(apiPort, p, c.headers);
     const first = canned[c.paths[0]!]!;
-    const parsed = JSON.parse(first.body) as unknown;
-    answer = `${first.body.length} bytes` + (Array.isArray(parsed) ? `, ${parsed.length} of ${first.headers['x-total-count']} videos` : '');
+    const json = jsonOf(first);
+    const parsed = JSON.parse(json) as unknown;
+    const sent = Buffer.from(first.body64, 'base64').length;
+    answer = (first.headers['content-encoding'] ? `${sent} bytes (${first.headers['content-encoding']}) of ${Buffer.byteLength(json)}` : `${sent} bytes`) +
+      (Array.isArray(parsed) ? `, ${parsed.length} of ${first.headers['x-total-count']} videos` : '');
     bare = await start('bare', '', canned);
     children.push(bare.child);
     await load(bare, c, 1);
@@ -341,10 +354,12 @@ function loadTable(results: CaseResult[]): string {
 function loadCases(filled: Filled, detailIds: number[]): LoadCase[] {
   // as the page sends them: the session token, and the XSRF cookie the first answer set
   const auth = { authorization: `Bearer ${filled.token}`, cookie: `XSRF-TOKEN=${XSRF}` };
-  const list = (id: string, name: string, query: string): LoadCase =>
-    ({ id, name, method: 'GET', paths: [`/api/videos?${query}`], headers: auth, bare: true });
+  const list = (id: string, name: string, query: string, headers: Record<string, string> = {}): LoadCase =>
+    ({ id, name, method: 'GET', paths: [`/api/videos?${query}`], headers: { ...auth, ...headers }, bare: true });
   const all: LoadCase[] = [
     list('first', 'list, no filter', 'limit=24'),
+    // Chromium's Accept-Encoding: the answer goes compressed (brotli), as every browser gets it
+    list('browser', 'list, no filter, compressed (br)', 'limit=24', { 'accept-encoding': 'gzip, deflate, br, zstd' }),
     list('filtered', 'list, tags + score', `tag=in:${filled.tagIds.join(',')}&score=gte:3&limit=24`),
     list('search', 'list, text search', `q=${encodeURIComponent('reunión anu')}&limit=24`),
     { id: 'detail', name: 'detail (100 in turn)', method: 'GET', paths: detailIds.map((id) => `/api/videos/${id}`), headers: auth, bare: true },
@@ -366,7 +381,7 @@ async function loadOverHttp(dataDir: string, filled: Filled, seconds: number, ru
   const app = await start('serve', dataDir);
   children.push(app.child);
   const first = await cannedAnswer(app.port, '/api/videos?limit=100', { authorization: `Bearer ${filled.token}` });
-  const detailIds = (JSON.parse(first.body) as Array<{ id: number }>).map((v) => v.id);
+  const detailIds = (JSON.parse(jsonOf(first)) as Array<{ id: number }>).map((v) => v.id);
   console.log(`\n${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case (API and bare server in turn)\n`);
   const results: CaseResult[] = [];
   for (const c of loadCases(filled, detailIds)) results.push(await measureCase(app, c, seconds, runs, children));
@@ -500,7 +515,8 @@ async function main(): Promise<void> {
 
     const where = `${VIDEOS.toLocaleString('en')} videos, ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}; ${machine}.`;
     const setting = `${where} autocannon, ${CONNECTIONS} connections, ${runs} runs of ${seconds} s per case, the API and a bare node:http server ` +
-      'sending the very same status, headers and bytes in turn (no compression: autocannon sends no Accept-Encoding). ' +
+      'sending the very same status, headers and bytes in turn (no compression, as autocannon sends no Accept-Encoding, but in the case marked compressed, ' +
+      'where the requests carry Chromium\'s Accept-Encoding and both send the same brotli bytes). ' +
       `The API server logs as shipped (pino at ${SERVER_LOG_LEVEL}${SERVER_LOG_LEVEL === 'info' ? ', one line per request' : ''}, to a file); the bare server logs nothing. ` +
       'Server CPU per request: the server process\'s CPU time (user + system) over a run divided by the requests it answered; ' +
       'on a machine shared with other work, where requests/s depend on what else runs, it is the steadier figure (bare ÷ API: ' +

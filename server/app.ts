@@ -1,5 +1,4 @@
-import zlib from 'node:zlib';
-import fastifyCompress, { type FastifyCompressOptions } from '@fastify/compress';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
@@ -15,6 +14,7 @@ import { statisticsModule } from './modules/statistics/routes.ts';
 import { uploadsModule } from './modules/uploads/routes.ts';
 import { videosModule } from './modules/videos/routes.ts';
 import { loggerOptions, OneLinePerRequest, registerRequestLog } from './logging.ts';
+import { API_COMPRESSION } from './plugins/compression.ts';
 import { loadContract, type Contract } from './openapi/contract.ts';
 import { registerModules } from './openapi/modules.ts';
 import { validateResponses, type ResponseViolation } from './openapi/response-validation.ts';
@@ -37,22 +37,6 @@ export interface BuildOptions {
 }
 
 let contract: Contract | undefined;
-
-/**
- * JSON answers of 1 KB or more are compressed as they are sent (brotli at quality 4, a fraction of
- * the time of 11, or gzip, as the client accepts): JSON and problem+json, and whatever else
- * @fastify/compress's type list calls compressible text. Media (video/mp4, image/jpeg), Range
- * answers (206) and the SPA's files (precompressed by the build, server/plugins/spa.ts) go as they
- * are; request bodies are never decompressed.
- */
-const API_COMPRESSION = {
-  global: true,
-  threshold: 1024,
-  encodings: ['br', 'gzip'],
-  brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-  customTypes: /^application\/(?:problem\+)?json(?:;|$)/,
-  globalDecompression: false,
-} satisfies FastifyCompressOptions;
 
 /** Builds the whole server: /api from openapi.yaml, the SPA, the database (migrated). Not listening yet. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { ValidateFunction } from 'ajv';
 import type { Contract } from './contract.ts';
@@ -62,7 +63,9 @@ export function validateResponses(app: FastifyInstance, contract: Contract, viol
     }
     let body: unknown;
     try {
-      body = typeof payload === 'string' ? JSON.parse(payload) : Buffer.isBuffer(payload) ? JSON.parse(payload.toString('utf8')) : undefined;
+      const encoding = reply.getHeader('content-encoding');
+      const bytes = !Buffer.isBuffer(payload) ? payload : encoding === 'br' ? zlib.brotliDecompressSync(payload) : encoding === 'gzip' ? zlib.gunzipSync(payload) : payload;
+      body = typeof bytes === 'string' ? JSON.parse(bytes) : Buffer.isBuffer(bytes) ? JSON.parse(bytes.toString('utf8')) : undefined;
     } catch {
       record('the body is not JSON');
       return payload;

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
+import { rememberedAnswer } from '../../plugins/compression.ts';
 import { openStorage } from '../../storage/open-storage.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { createVideo, deleteVideo } from './videos-manage.service.ts';
@@ -25,7 +26,7 @@ export function videosModule(ctx: AppContext, storage: Storage = openStorage(ctx
         // the Video[] of the contract as JSON.stringify writes it, in bytes remembered or written from
         // what was remembered of each video: Fastify sends a Buffer as it is
         reply.type('application/json; charset=utf-8');
-        return json as unknown as Video[];
+        return rememberedAnswer(request, reply, json) as unknown as Video[];
       },
       getVideo: async (request) => getVideo(ctx, callerOf(request), request.params.id),
       patchVideo: async (request) => patchVideo(ctx, callerOf(request), request.params.id, request.body, storage),
