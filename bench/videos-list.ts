@@ -29,10 +29,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { buildApp } from '../server/app.ts';
+import { decoded } from '../server/plugins/compression.ts';
 import { loadConfig, type Config } from '../server/config.ts';
 import { openDatabase, type Db } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrator.ts';
@@ -68,9 +68,7 @@ interface Canned {
 
 /** The JSON text of a canned answer, decompressed when it was sent compressed. */
 function jsonOf(answer: Canned): string {
-  const bytes = Buffer.from(answer.body64, 'base64');
-  const encoding = answer.headers['content-encoding'];
-  return (encoding === 'br' ? zlib.brotliDecompressSync(bytes) : encoding === 'gzip' ? zlib.gunzipSync(bytes) : bytes).toString('utf8');
+  return decoded(Buffer.from(answer.body64, 'base64'), answer.headers['content-encoding']).toString('utf8');
 }
 
 /** The server as shipped: pino at LOG_LEVEL's default (info, a line per request) on its standard output, here a file (start). */

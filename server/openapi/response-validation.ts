@@ -1,6 +1,6 @@
-import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { ValidateFunction } from 'ajv';
+import { decoded } from '../plugins/compression.ts';
 import type { Contract } from './contract.ts';
 import { responseAjv } from './validation.ts';
 
@@ -63,9 +63,12 @@ export function validateResponses(app: FastifyInstance, contract: Contract, viol
     }
     let body: unknown;
     try {
-      const encoding = reply.getHeader('content-encoding');
-      const bytes = !Buffer.isBuffer(payload) ? payload : encoding === 'br' ? zlib.brotliDecompressSync(payload) : encoding === 'gzip' ? zlib.gunzipSync(payload) : payload;
-      body = typeof bytes === 'string' ? JSON.parse(bytes) : Buffer.isBuffer(bytes) ? JSON.parse(bytes.toString('utf8')) : undefined;
+      body =
+        typeof payload === 'string'
+          ? JSON.parse(payload)
+          : Buffer.isBuffer(payload)
+            ? JSON.parse(decoded(payload, reply.getHeader('content-encoding')).toString('utf8'))
+            : undefined;
     } catch {
       record('the body is not JSON');
       return payload;

@@ -48,3 +48,10 @@ export function rememberedAnswer(request: FastifyRequest, reply: FastifyReply, b
   reply.header('Content-Encoding', encoding).header('Vary', 'accept-encoding');
   return compressed;
 }
+
+/** The bytes of an answer as they were before the Content-Encoding it was sent with (br, gzip or none). */
+export function decoded(body: Buffer, contentEncoding: unknown): Buffer {
+  if (contentEncoding === 'br') return zlib.brotliDecompressSync(body);
+  if (contentEncoding === 'gzip') return zlib.gunzipSync(body);
+  return body;
+}

@@ -90,7 +90,6 @@ export function earlyReadsFor(pathname: string, search: string, token: string): 
   return [];
 }
 
-
 /**
  * A video's page formats its upload date in its first render (src/lib/format/upload-date.ts, the
  * same options): the browser's first Intl date format loads its calendar data, about 100 ms of a

@@ -2,7 +2,7 @@ import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe.ts';
-import { launchBrowser, screenshot, startProduct, type RunningProduct } from './harness.ts';
+import { launchBrowser, newestToast, screenshot, startProduct, type RunningProduct } from './harness.ts';
 import { openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
@@ -52,8 +52,7 @@ afterAll(async () => {
 });
 
 const dialog = (p: Page, name: string) => p.getByRole('dialog', { name });
-// The newest toast of that text: one shown by an earlier step may still be there (paused under the pointer).
-const toast = (p: Page, text: string) => p.getByRole('alert').filter({ hasText: text }).last();
+const toast = newestToast;
 const userMenu = (p: Page) => p.getByRole('button', { name: /\(Menú de usuario\)/ });
 
 async function openFromMenu(p: Page, entry: string): Promise<void> {

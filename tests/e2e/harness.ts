@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { freePort } from '../../bench/built-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -102,6 +102,14 @@ export async function padded(source: string, out: string, extraBytes: number): P
   header.write('free', 4, 'latin1');
   await fs.promises.copyFile(source, out);
   await fs.promises.appendFile(out, Buffer.concat([header, Buffer.alloc(extraBytes, 0x2a)]));
+}
+
+/**
+ * The newest toast showing `text`: at the bottom right, one shown by an earlier step may still be
+ * there (paused while the pointer rests on it).
+ */
+export function newestToast(page: Page, text: string): Locator {
+  return page.getByRole('alert').filter({ hasText: text }).last();
 }
 
 export async function launchBrowser(): Promise<Browser> {

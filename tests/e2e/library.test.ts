@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { axeViolations } from './axe.ts';
-import { launchBrowser, screenshot, screenshotsDir, startProduct, type RunningProduct } from './harness.ts';
+import { launchBrowser, newestToast, screenshot, screenshotsDir, startProduct, type RunningProduct } from './harness.ts';
 import { callApi, cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
@@ -43,8 +43,7 @@ const cards = () => grid().getByRole('listitem');
 const gapUnder = (element: Locator) =>
   element.evaluate((node) => Math.abs(node.parentElement!.getBoundingClientRect().height - node.getBoundingClientRect().height));
 const card = (title: string) => cards().filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-// The newest toast of that text: one shown by an earlier step may still be there (paused under the pointer).
-const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).last();
+const toast = (text: string) => newestToast(page, text);
 const search = () => new URL(page.url()).searchParams;
 
 const emptyList = () => page.getByText('No existen videos que se ajusten a estos filtros');

@@ -9,7 +9,7 @@ import { generateTestVideo, indexFirst, mediaTools, probe } from '../../server/m
 import { makeForeignVideo } from '../../server/media/foreign-videos.ts';
 import { axeViolations } from './axe.ts';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.ts';
-import { launchBrowser, padded, screenshot, startProduct, type RunningProduct } from './harness.ts';
+import { launchBrowser, newestToast, padded, screenshot, startProduct, type RunningProduct } from './harness.ts';
 import { callApi, cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
@@ -76,8 +76,7 @@ afterAll(async () => {
 
 const through = () => ({ ...product, url: proxy.url });
 const dialog = (name: string) => page.getByRole('dialog', { name });
-// The newest toast of that text: one shown by an earlier step may still be there (paused under the pointer).
-const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).last();
+const toast = (text: string) => newestToast(page, text);
 const grid = () => page.getByRole('list', { name: 'Videos' });
 const card = (title: string) => grid().getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 

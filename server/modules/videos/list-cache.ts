@@ -147,20 +147,24 @@ function answerKey(viewer: Viewer, generations: ListGenerations, query: VideoLis
   ]);
 }
 
+/** What a remembered count or list of ids weighs: the entry, and each id. */
+const weightOfAnswer = (value: unknown) => ENTRY_WEIGHT + (Array.isArray(value) ? value.length : 0);
+
 /**
- * Remembers what `compute` answers under `key` (its promise: concurrent requests of the same key
- * wait for one query); a failure is not remembered.
+ * Remembers in `memory` what `compute` answers under `key` (its promise: concurrent requests of the
+ * same key wait for one query), weighing `weightOf` its value once known; a failure is not remembered.
  */
-function remembered<T extends number | number[]>(cache: ListCache, key: string, compute: () => Promise<T>): Promise<T> {
-  const known = cache.answers.get(key);
+function remembered<T>(memory: Lru<string, Promise<unknown>>, key: string, compute: () => Promise<T>, weightOf: (value: T) => number = weightOfAnswer): Promise<T> {
+  const known = memory.get(key);
   if (known) return known as Promise<T>;
   const promise = compute();
-  cache.answers.set(key, promise, ENTRY_WEIGHT);
+  memory.set(key, promise, ENTRY_WEIGHT);
   promise.then(
     (value) => {
-      if (Array.isArray(value)) cache.answers.reweigh(key, promise, ENTRY_WEIGHT + value.length);
+      const weight = weightOf(value);
+      if (weight !== ENTRY_WEIGHT) memory.reweigh(key, promise, weight);
     },
-    () => cache.answers.delete(key, promise),
+    () => memory.delete(key, promise),
   );
   return promise;
 }
@@ -183,20 +187,20 @@ export function listPage(db: Db, viewer: Viewer, generations: ListGenerations, q
   const key = answerKey(viewer, generations, query);
   const { kysely, dialect } = db;
   const { limit, offset } = query;
-  const count = () => remembered(cache, `${key} count`, () => countVideos(kysely, dialect, viewer, query));
+  const count = () => remembered(cache.answers, `${key} count`, () => countVideos(kysely, dialect, viewer, query));
   if (query.words.length > 0) {
-    const ranked = remembered(cache, `${key} ranked`, () => rankedVideoIds(kysely, dialect, viewer, query, RANKED_AT_ONCE, 0));
+    const ranked = remembered(cache.answers, `${key} ranked`, () => rankedVideoIds(kysely, dialect, viewer, query, RANKED_AT_ONCE, 0));
     const all = (r: number[]) => r.length < RANKED_AT_ONCE;
     return {
       ids: ranked.then((r) =>
         all(r) || offset + limit <= r.length
           ? r.slice(offset, offset + limit)
-          : remembered(cache, `${key} page ${limit} ${offset}`, () => rankedVideoIds(kysely, dialect, viewer, query, limit, offset)),
+          : remembered(cache.answers, `${key} page ${limit} ${offset}`, () => rankedVideoIds(kysely, dialect, viewer, query, limit, offset)),
       ),
       total: awaitedLater(ranked.then((r) => (all(r) ? r.length : count()))),
     };
   }
-  const ids = remembered(cache, `${key} page ${limit} ${offset}`, () => listVideoIds(kysely, viewer, query));
+  const ids = remembered(cache.answers, `${key} page ${limit} ${offset}`, () => listVideoIds(kysely, viewer, query));
   const early = dialect === 'postgres' ? count() : undefined;
   const total = ids.then((page) => (page.length < limit && (page.length > 0 || offset === 0) ? offset + page.length : (early ?? count())));
   return { ids, total: awaitedLater(total) };
@@ -254,14 +258,12 @@ async function readListed(db: Executor, ids: number[]): Promise<ListedVideo[]> {
  */
 export function ownStatesOf(db: Db, userId: number, generations: ListGenerations, ids: readonly number[]): Promise<ReadonlyMap<number, OwnListedState>> {
   if (ids.length === 0) return Promise.resolve(new Map());
-  const { ownStates } = listCacheOf(db);
-  const key = `${userId} ${generations.states} ${ids.join(' ')}`;
-  const known = ownStates.get(key);
-  if (known) return known;
-  const promise = findOwnStates(db.kysely, userId, ids).then((states) => new Map(states.map((s) => [s.video_id, s])));
-  ownStates.set(key, promise, ENTRY_WEIGHT + ids.length);
-  promise.catch(() => ownStates.delete(key, promise));
-  return promise;
+  return remembered(
+    listCacheOf(db).ownStates,
+    `${userId} ${generations.states} ${ids.join(' ')}`,
+    async (): Promise<ReadonlyMap<number, OwnListedState>> => new Map((await findOwnStates(db.kysely, userId, ids)).map((s) => [s.video_id, s])),
+    () => ENTRY_WEIGHT + ids.length,
+  );
 }
 
 /** The answers as sent remembered for lists whose media locations are signed with `urlKey`. */
