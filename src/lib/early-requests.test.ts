@@ -6,7 +6,16 @@ import { formatUploadDate } from './format/upload-date.ts';
 const tokenOf = (role: string) => `h.${btoa(JSON.stringify({ user: 'ana', role })).replace(/=+$/, '')}.s`;
 const tz = `tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
 
-afterEach(() => window.sessionStorage.clear());
+// Every test leaves the page as it found it: no early reads, storage, address, timers or stand-ins.
+afterEach(() => {
+  window.sessionStorage.clear();
+  delete window.__taoEarlyRequests;
+  window.localStorage.clear();
+  window.history.replaceState(null, '', '/');
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
 
 describe('the reads a page asks for before the app starts', () => {
   it('/videos without filters: the header\'s name, the tags and the list\'s first page, as the API client writes them', () => {
@@ -59,13 +68,6 @@ describe('the reads a page asks for before the app starts', () => {
 });
 
 describe('whether a read was asked early and not taken yet', () => {
-  afterEach(() => {
-    delete window.__taoEarlyRequests;
-    window.localStorage.clear();
-    window.history.replaceState(null, '', '/');
-    vi.unstubAllGlobals();
-  });
-
   it('the list\'s first page on /videos: yes until the app takes it; never on another page', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('[]')));
     window.localStorage.setItem('token', tokenOf('user'));
@@ -105,15 +107,6 @@ describe('a loader waiting briefly for its early reads', () => {
 });
 
 describe("a video's page prepares the browser's date format while the app downloads", () => {
-  afterEach(() => {
-    delete window.__taoEarlyRequests;
-    window.localStorage.clear();
-    window.history.replaceState(null, '', '/');
-    vi.useRealTimers();
-    vi.restoreAllMocks();
-    vi.unstubAllGlobals();
-  });
-
   it('in a task of its own on a video page, not on the list', () => {
     vi.useFakeTimers();
     vi.stubGlobal('fetch', vi.fn(async () => new Response('{}')));
