@@ -132,7 +132,22 @@ export function toProblem(error: FastifyError & { validation?: AjvError[]; valid
     return new HttpProblem(status, type, error.message);
   }
   if (status === 503) return new HttpProblem(503, 'service-unavailable', 'the server cannot serve this request now; try again later');
+  if (isBusyDatabase(error)) {
+    return new HttpProblem(503, 'service-unavailable', 'the database is busy with other writes; try again', undefined, { 'Retry-After': '1' });
+  }
   return new HttpProblem(500, 'internal-server-error', 'unexpected error; it has been logged');
+}
+
+/**
+ * A write that could not get the database in time: SQLite still locked by another connection after
+ * its busy time-out (a second instance, a long import, a backup), PostgreSQL's lock time-out, a
+ * deadlock or serialisation failure it broke. Nothing was written; the same request can succeed a
+ * moment later, so it is a 503 with Retry-After, not an unexpected failure.
+ */
+export function isBusyDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === '55P03' || code === '40001' || code === '40P01';
 }
 
 /**
@@ -141,7 +156,7 @@ export function toProblem(error: FastifyError & { validation?: AjvError[]; valid
  * expected answer: a warning, without a stack. Refusals (4xx) are information.
  */
 function logProblem(request: FastifyRequest, error: unknown, problem: HttpProblem): void {
-  const deliberate = error instanceof HttpProblem && problem.status !== 500;
+  const deliberate = (error instanceof HttpProblem || isBusyDatabase(error)) && problem.status !== 500;
   if (problem.status >= 500 && !deliberate) request.log.error({ err: error }, 'request failed');
   else if (problem.status >= 500) request.log.warn({ type: problem.type, detail: problem.detail }, 'request not served');
   else request.log.info({ type: problem.type, detail: problem.detail }, 'request refused');

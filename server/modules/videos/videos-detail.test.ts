@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { checkSignedPath } from '../../media/signed-urls.ts';
 import { ensureTags } from '../etiquetas/etiquetas.repository.ts';
-import { addVideo, createUser, getVideo, list, patchVideo, titles, type LibraryUser, type Video } from './videos.test-support.ts';
+import { addVideo, createUser, getVideo, holdWriteLock, list, patchVideo, titles, type LibraryUser, type Video } from './videos.test-support.ts';
 
 describeOnEachDatabase('videos: one video, the user’s own rating, favourite, seen mark and position', (server) => {
   let admin: LibraryUser;
@@ -88,6 +88,18 @@ describeOnEachDatabase('videos: one video, the user’s own rating, favourite, s
       events = await viewEvents(bareId);
       expect(events).toHaveLength(before + 3);
       expect(events.map((e) => e.organizacion).slice(-2)).toEqual(['Otra', 'TAO']);
+    });
+
+    it('a repeat opening waits for no writer: it only reads', async () => {
+      expect((await getVideo(server(), ana.session, bareId)).statusCode).toBe(200);
+      const lock = await holdWriteLock(server());
+      try {
+        const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 3000));
+        const answer = await Promise.race([getVideo(server(), ana.session, bareId), waited]);
+        expect(answer === 'waited' ? 'still waiting after 3 s' : answer.statusCode).toBe(200);
+      } finally {
+        await lock.release();
+      }
     });
 
     it('lists and invisible videos record no view event', async () => {

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { components } from '../../../contract/openapi.gen.ts';
-import { now } from '../../db/database.ts';
-import { call, type TestServer } from '../../../tests/utils/server-harness.ts';
+import { now, openDatabase } from '../../db/database.ts';
+import { call, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { insertUser } from '../accounts/accounts.repository.ts';
 import { sessionTokenFor } from '../accounts/login.service.ts';
 import { insertVideo, type NewVideo } from './videos.service.ts';
@@ -83,4 +85,34 @@ export function patchVideo(server: TestServer, token: string, id: number, operat
     headers: { 'content-type': 'application/json-patch+json' },
     payload: JSON.stringify(operations.map((o) => ({ op: 'replace', ...o }))),
   });
+}
+
+/**
+ * Another connection to the server's database (a second instance, a long import) taking the write
+ * lock of view_events and holding it until `release()`: on SQLite any write statement takes the
+ * database's one write lock; on PostgreSQL an exclusive table lock, which blocks writes, not reads.
+ */
+export async function holdWriteLock(server: TestServer): Promise<{ release(): Promise<void> }> {
+  const { config, db, kind } = server;
+  const schema = kind === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]!.name : undefined;
+  const writer = await openDatabase(
+    schema ? { databaseUrl: POSTGRES_URL, dataDir: config.dataDir, pgSchema: schema } : { databaseUrl: `sqlite:${path.join(config.dataDir, 'tao.sqlite')}`, dataDir: config.dataDir },
+  );
+  let locked!: () => void;
+  let unlock!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holding = writer.kysely.transaction().execute(async (trx) => {
+    if (kind === 'postgres') await sql`lock table view_events in exclusive mode`.execute(trx);
+    else await sql`delete from view_events where 0`.execute(trx);
+    locked();
+    await new Promise<void>((resolve) => (unlock = resolve));
+  });
+  await Promise.race([isLocked, holding]);
+  return {
+    async release() {
+      unlock();
+      await holding;
+      await writer.close();
+    },
+  };
 }
