@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useDeferredValue, useEffect, useState } from 'react';
 import { Button, Container, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -42,11 +42,14 @@ interface TableSectionProps {
 
 function TableSection({ table, paging, onPaging, onExport, exportBusy, exporting }: TableSectionProps) {
   const query = useQuery(statisticsTableQuery({ table: table.id, limit: paging.limit, offset: paging.offset }));
+  // Rows that arrive are rendered at a transition's priority, in slices between which the browser
+  // paints and answers input; a query's own update would render all four tables' rows in one task.
+  const rows = useDeferredValue(query.data);
   return (
     <StatisticsTableCard
       table={table}
       paging={paging}
-      rows={query.data}
+      rows={rows}
       {...sectionState(query)}
       onPaging={(next) => onPaging(table.id, next)}
       onExport={() => onExport(table.id)}
