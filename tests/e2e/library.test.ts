@@ -313,6 +313,7 @@ describe('the library in Chromium', () => {
     await card(payloads.titulo).getByRole('link', { name: `Reproducir ${payloads.titulo}` }).click();
     await page.getByRole('heading', { level: 1, name: payloads.titulo }).waitFor();
     const description = page.getByRole('region', { name: 'Descripción' });
+    await description.waitFor(); // shown right after the player and the title
     await expect(description.getByText('<a href="javascript:window.__xss=4">enlace</a>', { exact: false }).count()).resolves.toBe(1);
     await expect(description.locator('a, img, script, svg').count()).resolves.toBe(0);
     await expect(description.locator('strong').count()).resolves.toBe(1);

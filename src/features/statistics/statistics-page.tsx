@@ -1,10 +1,11 @@
-import { startTransition, useDeferredValue, useEffect, useState } from 'react';
+import { useDeferredValue } from 'react';
 import { Button, Container, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { appLabels } from '../../components/app-labels.ts';
 import { ButtonLink } from '../../components/router-links.tsx';
+import { useAfterFirstRender } from '../../lib/use-after-first-render.ts';
 import type { statisticsExportMachine } from '../../../machines/statistics-export/statistics-export.machine.ts';
 import type { StatisticsTableId, TablePaging } from './statistics-search.ts';
 import { StatisticsInfoBoxes } from './statistics-info-boxes.tsx';
@@ -57,18 +58,6 @@ function TableSection({ table, paging, onPaging, onExport, exportBusy, exporting
       exporting={exporting}
     />
   );
-}
-
-/**
- * False for the page's first render, true right after it, in a transition: what it guards (the four
- * tables, below the first screen) is then rendered in short slices the browser can interleave with
- * input and painting, not in the first render's one long task (docs/DECISIONS.md, "Less work in the
- * first render").
- */
-function useAfterFirstRender(): boolean {
-  const [after, setAfter] = useState(false);
-  useEffect(() => startTransition(() => setAfter(true)), []);
-  return after;
 }
 
 /**

@@ -8,6 +8,7 @@ import { appLabels } from '../../components/app-labels.ts';
 import { ButtonLink } from '../../components/router-links.tsx';
 import { formatUploadDate } from '../../lib/format/upload-date.ts';
 import { libraryMessages } from '../../lib/messages.ts';
+import { useAfterFirstRender } from '../../lib/use-after-first-render.ts';
 import { Description } from './description.tsx';
 import { VideoOpinionControls } from './video-opinion-controls.tsx';
 import { VideoPlayer } from './video-player.tsx';
@@ -52,6 +53,9 @@ function useMarkSeenOnce(video: Pick<Video, 'id' | 'visto'>, markSeen: (id: numb
 export function VideoDetail({ video, opinionLogic, playbackLogic, markSeen }: VideoDetailProps) {
   useMarkSeenOnce(video, markSeen);
   const uploaded = formatUploadDate(video.fechaAlta);
+  // The tags and the sanitized description right after the rest, in slices, not in the page's
+  // first long task.
+  const restShown = useAfterFirstRender();
 
   return (
     <Container size="lg" py={{ base: 'sm', sm: 'lg' }} px={{ base: 'xs', sm: 'md' }} component="main">
@@ -71,21 +75,25 @@ export function VideoDetail({ video, opinionLogic, playbackLogic, markSeen }: Vi
           )}
           <VideoOpinionControls video={video} logic={opinionLogic} />
         </Group>
-        {video.etiquetas.length > 0 && (
-          <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {video.etiquetas.map((tag) => (
-              <li key={tag.id}>
-                {/* The list filtered by this tag (`in:` with its id, as a card's tag does). */}
-                <BadgeLink to="/videos" search={{ tag: `in:${tag.id}` }} variant="light" color="tao" radius="sm" tt="none">
-                  {tag.nombre}
-                </BadgeLink>
-              </li>
-            ))}
-          </Group>
+        {restShown && (
+          <>
+            {video.etiquetas.length > 0 && (
+              <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                {video.etiquetas.map((tag) => (
+                  <li key={tag.id}>
+                    {/* The list filtered by this tag (`in:` with its id, as a card's tag does). */}
+                    <BadgeLink to="/videos" search={{ tag: `in:${tag.id}` }} variant="light" color="tao" radius="sm" tt="none">
+                      {tag.nombre}
+                    </BadgeLink>
+                  </li>
+                ))}
+              </Group>
+            )}
+            <section aria-label={libraryMessages.videoDescription}>
+              <Description text={video.descripcion ?? video.descripcionCorta} size="md" style={{ overflowWrap: 'anywhere' }} />
+            </section>
+          </>
         )}
-        <section aria-label={libraryMessages.videoDescription}>
-          <Description text={video.descripcion ?? video.descripcionCorta} size="md" style={{ overflowWrap: 'anywhere' }} />
-        </section>
       </Stack>
     </Container>
   );
