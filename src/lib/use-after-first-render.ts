@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from 'react';
 
 /**
  * False for a component's first render, true right after it, in a transition: what it guards (a

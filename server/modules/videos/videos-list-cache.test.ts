@@ -1,15 +1,13 @@
-import path from 'node:path';
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { openDatabase, type Db } from '../../db/database.ts';
-import { call, describeOnEachDatabase, POSTGRES_URL } from '../../../tests/utils/server-harness.ts';
+import type { Db } from '../../db/database.ts';
+import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { ensureTags } from '../etiquetas/etiquetas.repository.ts';
 import { listCacheOf, Lru } from './list-cache.ts';
 import { readListGenerations } from './videos.repository.ts';
 import { insertVideo, updateVideoMedia } from './videos.service.ts';
-import { addVideo, assetId, createUser, patchVideo, type LibraryUser, type Video } from './videos.test-support.ts';
+import { addVideo, assetId, createUser, openSameDatabase, patchVideo, type LibraryUser, type Video } from './videos.test-support.ts';
 
 /**
  * The list remembers pages and totals under generation counters that every write bumps in its own
@@ -266,11 +264,8 @@ describeOnEachDatabase('videos: remembered lists follow every write', (server) =
     let other: { app: FastifyInstance; db: Db } | undefined;
 
     beforeAll(async () => {
-      const { config, db, kind } = server();
-      const schema = kind === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]!.name : undefined;
-      const second = await openDatabase(
-        schema ? { databaseUrl: POSTGRES_URL, dataDir: config.dataDir, pgSchema: schema } : { databaseUrl: `sqlite:${path.join(config.dataDir, 'tao.sqlite')}`, dataDir: config.dataDir },
-      );
+      const { config } = server();
+      const second = await openSameDatabase(server());
       const app = await buildApp({ config, db: second, logger: false, responseViolations: server().violations });
       await app.ready();
       other = { app, db: second };

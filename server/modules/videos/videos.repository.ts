@@ -434,8 +434,8 @@ export async function addToRating(db: Executor, videoId: number, sumDelta: numbe
  * statistics' counters count it in the same transaction (opened here when `db` is not one).
  *
  * A repeat is first told by a read, outside any transaction: a write statement takes the
- * database's write lock even when it inserts nothing (on SQLite about 130 µs of a detail's time,
- * and a wait behind any other writer). The insert keeps its own check, for two openings at once.
+ * database's write lock even when it inserts nothing, and so waited behind any other writer. The
+ * insert keeps its own check, for two openings at once.
  */
 export async function recordViewEvent(db: Executor, videoId: number, userId: number, at: string, since: string): Promise<boolean> {
   if (!db.isTransaction) {

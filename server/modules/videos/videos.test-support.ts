@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { components } from '../../../contract/openapi.gen.ts';
-import { now, openDatabase } from '../../db/database.ts';
+import { now, openDatabase, type Db } from '../../db/database.ts';
 import { call, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { insertUser } from '../accounts/accounts.repository.ts';
 import { sessionTokenFor } from '../accounts/login.service.ts';
@@ -87,22 +87,27 @@ export function patchVideo(server: TestServer, token: string, id: number, operat
   });
 }
 
+/** A second connection to the test server's database (its PostgreSQL schema, or its SQLite file), as another instance opens it. */
+export async function openSameDatabase(server: TestServer): Promise<Db> {
+  const { config, db, kind } = server;
+  const schema = kind === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]!.name : undefined;
+  return openDatabase(
+    schema ? { databaseUrl: POSTGRES_URL, dataDir: config.dataDir, pgSchema: schema } : { databaseUrl: `sqlite:${path.join(config.dataDir, 'tao.sqlite')}`, dataDir: config.dataDir },
+  );
+}
+
 /**
  * Another connection to the server's database (a second instance, a long import) taking the write
  * lock of view_events and holding it until `release()`: on SQLite any write statement takes the
  * database's one write lock; on PostgreSQL an exclusive table lock, which blocks writes, not reads.
  */
 export async function holdWriteLock(server: TestServer): Promise<{ release(): Promise<void> }> {
-  const { config, db, kind } = server;
-  const schema = kind === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]!.name : undefined;
-  const writer = await openDatabase(
-    schema ? { databaseUrl: POSTGRES_URL, dataDir: config.dataDir, pgSchema: schema } : { databaseUrl: `sqlite:${path.join(config.dataDir, 'tao.sqlite')}`, dataDir: config.dataDir },
-  );
+  const writer = await openSameDatabase(server);
   let locked!: () => void;
   let unlock!: () => void;
   const isLocked = new Promise<void>((resolve) => (locked = resolve));
   const holding = writer.kysely.transaction().execute(async (trx) => {
-    if (kind === 'postgres') await sql`lock table view_events in exclusive mode`.execute(trx);
+    if (server.kind === 'postgres') await sql`lock table view_events in exclusive mode`.execute(trx);
     else await sql`delete from view_events where 0`.execute(trx);
     locked();
     await new Promise<void>((resolve) => (unlock = resolve));
