@@ -24,7 +24,8 @@
  *  7. each video is processed once (one claim, attempts = 1), also when a third instance starts while
  *     they are processing (it resumes videos left in processing), and which instance processed each;
  *  8. an instance killed (SIGKILL) while processing a video: another takes the video over once the
- *     lease has run out (about a minute; NO_TAKEOVER=1 leaves this check out).
+ *     lease has run out (the instances run with PROCESSING_LEASE_SECONDS=15 instead of the default
+ *     60, so the wait is about 15 s; NO_TAKEOVER=1 leaves this check out).
  * It prints pass/fail and figures, reports the section `instances`, and exits 1 when a check fails.
  * Everything it started is stopped and removed at the end, also on failure or Ctrl-C.
  *
@@ -134,6 +135,9 @@ interface Instance {
   child: ChildProcess;
   output: () => string;
 }
+
+/** The instances' processing lease (PROCESSING_LEASE_SECONDS): how long check 8 waits for a dead instance's lease to run out. */
+const LEASE_SECONDS = 15;
 
 /** A built server process; resolves once it answers /api/health. */
 async function startInstance(name: string, work: string, env: Record<string, string>): Promise<Instance> {
@@ -266,6 +270,8 @@ async function main(): Promise<void> {
     URL_SIGNING_SECRET: crypto.randomBytes(32).toString('base64url'),
     TRUST_PROXY: '1',
     PUBLIC_URL: `http://127.0.0.1:${nginxPort}`,
+    // check 8 waits for a dead instance's lease to run out: 15 s instead of the default minute
+    PROCESSING_LEASE_SECONDS: String(LEASE_SECONDS),
     ...storage.env,
   };
   console.log(`PostgreSQL: ${databaseUrl.replace(/\/\/[^@]*@/, '//')}; storage: ${storage.kind}; build: ${path.relative(root, dist) || '.'}`);

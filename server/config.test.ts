@@ -58,3 +58,13 @@ describe('configuration: media in an S3 bucket', () => {
     expect(() => loadConfig({ S3_BUCKET: 'tao-media', S3_PREFIX: 'a b' })).toThrow(/S3_PREFIX/);
   });
 });
+
+describe('configuration: the processing lease of several instances', () => {
+  it('lasts 60 s unless PROCESSING_LEASE_SECONDS says otherwise, from 10 s to an hour', () => {
+    expect(loadConfig({}).processingLeaseSeconds).toBe(60);
+    expect(loadConfig({ PROCESSING_LEASE_SECONDS: '15' }).processingLeaseSeconds).toBe(15);
+    expect(loadConfig({ PROCESSING_LEASE_SECONDS: '3600' }).processingLeaseSeconds).toBe(3600);
+    expect(() => loadConfig({ PROCESSING_LEASE_SECONDS: '9' })).toThrow(/PROCESSING_LEASE_SECONDS must be an integer from 10 to 3600 \(got "9"\)/);
+    expect(() => loadConfig({ PROCESSING_LEASE_SECONDS: '1.5' })).toThrow(/PROCESSING_LEASE_SECONDS/);
+  });
+});

@@ -29,6 +29,11 @@ export interface Config {
    * at a time (ffmpeg.ts rewriteJobs), so a short upload is not held behind a long rewrite
    */
   processingConcurrency: number;
+  /**
+   * how long an instance's claim on a video's processing lasts unless renewed (seconds; renewed every
+   * third of it): how soon another instance takes over the video of an instance that died
+   */
+  processingLeaseSeconds: number;
   trustProxy: boolean;
   sso: {
     hs256Secret: string | undefined;
@@ -97,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: int('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 10 * 1024 ** 3, 1024, 1024 ** 4),
     uploadUrlTtlSeconds: int('UPLOAD_URL_TTL_SECONDS', env.UPLOAD_URL_TTL_SECONDS, 3600, 60, 24 * 3600),
     processingConcurrency: int('PROCESSING_CONCURRENCY', env.PROCESSING_CONCURRENCY, 3, 1, 4),
+    processingLeaseSeconds: int('PROCESSING_LEASE_SECONDS', env.PROCESSING_LEASE_SECONDS, 60, 10, 3600),
     trustProxy: bool(env.TRUST_PROXY),
     sso: {
       hs256Secret: optional(env.SSO_HS256_SECRET),

@@ -151,14 +151,19 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     expect(await findUpload(db, theirs)).toMatchObject({ claimed_by: 'staying' });
   });
 
-  /** An uploads service of another server process: its own connection, a shared media directory, a short poll. */
-  async function serviceOfInstance(name: string, options: { leaseMs?: number } = {}) {
+  /**
+   * An uploads service of another server process: its own connection, a shared media directory, a
+   * short poll; its lease `leaseMs` (3 s by default), or with `leaseSeconds` the configuration's
+   * PROCESSING_LEASE_SECONDS as a started server takes it.
+   */
+  async function serviceOfInstance(name: string, options: { leaseMs?: number; leaseSeconds?: number } = {}) {
     const { config, app } = server();
     const db = await otherInstance();
-    return createUploadsService({ config, db, secrets: app.ctx.secrets, log: app.log }, new LocalStorage(config.mediaDir), {
+    const configured = options.leaseSeconds === undefined ? config : { ...config, processingLeaseSeconds: options.leaseSeconds };
+    return createUploadsService({ config: configured, db, secrets: app.ctx.secrets, log: app.log }, new LocalStorage(config.mediaDir), {
       instanceId: name,
       pollMs: 100,
-      leaseMs: options.leaseMs ?? 3000,
+      ...(options.leaseSeconds === undefined ? { leaseMs: options.leaseMs ?? 3000 } : {}),
     });
   }
   async function uploadedVideo(claim?: { by: string; until: number }, bytes: Buffer = VIDEO): Promise<string> {
@@ -184,6 +189,24 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     }
     throw new Error(`${asset} was not processed within ${withinMs} ms`);
   }
+
+  it('an instance claims a video for PROCESSING_LEASE_SECONDS', async () => {
+    const asset = await uploadedVideo(undefined, WEBM);
+    const a = await serviceOfInstance('instance-configured', { leaseSeconds: 12 });
+    const started = Date.now();
+    await a.startProcessing();
+    try {
+      let row = await findUpload(server().db.kysely, asset);
+      for (const deadline = Date.now() + 20_000; !row?.claimed_until && Date.now() < deadline; await sleep(20)) row = await findUpload(server().db.kysely, asset);
+      expect(row).toMatchObject({ claimed_by: 'instance-configured', video_state: 'processing' });
+      const until = Date.parse(row!.claimed_until!);
+      // now + 12 s when claimed (not the 60 s default, nor the tests' 3 s)
+      expect(until).toBeGreaterThanOrEqual(started + 12_000);
+      expect(until).toBeLessThanOrEqual(Date.now() + 12_000);
+    } finally {
+      await a.stopProcessing();
+    }
+  });
 
   it('two instances looking for work process each video once', async () => {
     const assets = [await uploadedVideo(), await uploadedVideo(), await uploadedVideo()];

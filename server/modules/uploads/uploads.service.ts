@@ -43,8 +43,6 @@ export const MAX_THUMBNAIL_BYTES = 20 * 1024 * 1024;
 export const ABANDONED_AFTER_MS = 24 * 3600 * 1000;
 /** How often abandoned uploads are looked for (also once at start). */
 export const SWEEP_EVERY_MS = 3600 * 1000;
-/** How long a claim on a video's processing lasts unless renewed (renewed every third of it while the job runs). */
-export const PROCESSING_LEASE_MS = 60_000;
 /** How often an instance with room in its queue looks for videos nobody is processing (another instance's, or one that died). */
 export const PROCESSING_POLL_MS = 5_000;
 /** The stored name of an uploaded video (the media location serves it). */
@@ -112,7 +110,8 @@ export interface ProcessingOptions {
 export function createUploadsService(ctx: AppContext, storage: Storage, options: ProcessingOptions = {}) {
   const { db, config, log } = ctx;
   const instanceId = (options.instanceId ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`).slice(0, 100);
-  const leaseMs = options.leaseMs ?? PROCESSING_LEASE_MS;
+  // how long a claim on a video's processing lasts unless renewed (renewed every third of it while the job runs)
+  const leaseMs = options.leaseMs ?? config.processingLeaseSeconds * 1000;
   const pollMs = options.pollMs ?? PROCESSING_POLL_MS;
   const maxVideo = config.maxUploadBytes;
   /** The transfer in progress of each asset's video (`<asset>`): a newer request ends it and waits for it. */
