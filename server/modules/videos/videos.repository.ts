@@ -247,9 +247,22 @@ async function bumpLibraryGeneration(db: Executor): Promise<void> {
   await sql`update video_list_generations set generation = generation + 1 where scope = 'library'`.execute(db);
 }
 
-/** One ready video as the viewer sees it; undefined when it does not exist or the viewer may not see it. */
-export async function findVideoForViewer(db: Executor, viewer: Viewer, id: number): Promise<ViewedVideoRow | undefined> {
-  const result = await sql<ViewedVideoRow>`select ${VIDEO_COLUMNS}, ${ownStateColumns(viewer.userId)} from videos v
+/**
+ * One ready video as the viewer sees it; undefined when it does not exist or the viewer may not see
+ * it. With `openedSince`, in the same statement, whether the viewer opened it after that instant
+ * (`opened_recently`, as viewedSince tells: an opening is then a repeat, see recordViewEvent).
+ */
+export async function findVideoForViewer(
+  db: Executor,
+  viewer: Viewer,
+  id: number,
+  openedSince?: string,
+): Promise<(ViewedVideoRow & { opened_recently?: number | boolean }) | undefined> {
+  const opened =
+    openedSince === undefined
+      ? sql``
+      : sql`, exists (select 1 from view_events e where e.user_id = ${viewer.userId} and e.video_id = v.id and e.viewed_at > ${openedSince}) as opened_recently`;
+  const result = await sql<ViewedVideoRow & { opened_recently?: number | boolean }>`select ${VIDEO_COLUMNS}, ${ownStateColumns(viewer.userId)}${opened} from videos v
     where v.id = ${id} and ${joinAnd(visibleTo(viewer))}`.execute(db);
   return result.rows[0];
 }
@@ -435,7 +448,8 @@ export async function addToRating(db: Executor, videoId: number, sumDelta: numbe
  *
  * A repeat is first told by a read, outside any transaction: a write statement takes the
  * database's write lock even when it inserts nothing, and so waited behind any other writer. The
- * insert keeps its own check, for two openings at once.
+ * insert keeps its own check, for two openings at once. (A video's opening, getVideo, already
+ * skips this for a repeat: its video's statement tells it, findVideoForViewer's `openedSince`.)
  */
 export async function recordViewEvent(db: Executor, videoId: number, userId: number, at: string, since: string): Promise<boolean> {
   if (!db.isTransaction) {

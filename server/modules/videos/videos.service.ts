@@ -105,10 +105,15 @@ export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buff
 }
 
 export async function answerVideo(ctx: VideosContext, db: Executor, caller: Caller, id: number): Promise<Video> {
-  const row = await findVideoForViewer(db, viewerOf(caller), id);
+  return (await viewedVideo(ctx, db, caller, id)).video;
+}
+
+/** The video as the caller sees it; with `openedSince`, also whether the caller opened it after that instant. */
+async function viewedVideo(ctx: VideosContext, db: Executor, caller: Caller, id: number, openedSince?: string): Promise<{ video: Video; openedRecently: boolean }> {
+  const row = await findVideoForViewer(db, viewerOf(caller), id, openedSince);
   if (!row) throw notFound();
   const tags = await findTagsOfVideos(db, [id]);
-  return toVideo(row, tags.get(id) ?? [], ctx.secrets.urlKey);
+  return { video: toVideo(row, tags.get(id) ?? [], ctx.secrets.urlKey), openedRecently: Boolean(row.opened_recently) };
 }
 
 // ── reading ─────────────────────────────────────────────────────────────────────────────────────
@@ -159,9 +164,11 @@ export async function listVideos(ctx: VideosContext, caller: Caller, params: Lis
  */
 export async function getVideo(ctx: VideosContext, caller: Caller, id: number): Promise<Video> {
   const db = ctx.db.kysely;
-  const video = await answerVideo(ctx, db, caller, id);
   const at = Date.now();
-  await recordViewEvent(db, id, caller.userId, new Date(at).toISOString(), new Date(at - VIEW_REPEAT_WINDOW_MS).toISOString());
+  const since = new Date(at - VIEW_REPEAT_WINDOW_MS).toISOString();
+  // A repeat is told by the video's own statement: a repeat opening asks no more than the video and its tags.
+  const { video, openedRecently } = await viewedVideo(ctx, db, caller, id, since);
+  if (!openedRecently) await recordViewEvent(db, id, caller.userId, new Date(at).toISOString(), since);
   return video;
 }
 
