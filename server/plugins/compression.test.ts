@@ -119,6 +119,38 @@ describe('compressed API answers', () => {
     }
   });
 
+  it('compresses other JSON answers too, as they are sent: a video\'s own JSON with brotli or gzip', async () => {
+    const made = await insertVideo(server.db, {
+      idExterno: 'compress_video_long',
+      titulo: 'Un video con una descripción larga',
+      descripcionCorta: 'Corta',
+      descripcion: 'Una descripción que ocupa bastante. '.repeat(60),
+      nombreUsuarioAlta: 'admin',
+    });
+    const detail = (acceptEncoding?: string) =>
+      call(server.app, { method: 'GET', url: `/api/videos/${made.id}`, token: admin.session, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+    const plain = await detail();
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(2048);
+
+    const br = await detail('gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    // the same video as the plain answer (a repeat opening: the signed locations and state are the same)
+    expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+
+    const gz = await detail('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    const refused = await call(server.app, { method: 'GET', url: `/api/videos/${made.id}`, token: admin.session, headers: { 'accept-encoding': 'br', 'x-no-compression': '1' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.json()).toEqual(plain.json());
+  });
+
   it('leaves small answers and problems as they are', async () => {
     const health = await call(server.app, { method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br' } });
     expect(health.statusCode).toBe(200);
