@@ -247,22 +247,20 @@ async function bumpLibraryGeneration(db: Executor): Promise<void> {
   await sql`update video_list_generations set generation = generation + 1 where scope = 'library'`.execute(db);
 }
 
+/** A video as one user sees it, with `openedSince` also whether they opened it since (1/0 on SQLite, a boolean on PostgreSQL). */
+type OpenedVideoRow = ViewedVideoRow & { opened_recently?: number | boolean };
+
 /**
  * One ready video as the viewer sees it; undefined when it does not exist or the viewer may not see
  * it. With `openedSince`, in the same statement, whether the viewer opened it after that instant
- * (`opened_recently`, as viewedSince tells: an opening is then a repeat, see recordViewEvent).
+ * (`opened_recently`: an opening is then a repeat, see recordViewEvent).
  */
-export async function findVideoForViewer(
-  db: Executor,
-  viewer: Viewer,
-  id: number,
-  openedSince?: string,
-): Promise<(ViewedVideoRow & { opened_recently?: number | boolean }) | undefined> {
+export async function findVideoForViewer(db: Executor, viewer: Viewer, id: number, openedSince?: string): Promise<OpenedVideoRow | undefined> {
   const opened =
     openedSince === undefined
       ? sql``
       : sql`, exists (select 1 from view_events e where e.user_id = ${viewer.userId} and e.video_id = v.id and e.viewed_at > ${openedSince}) as opened_recently`;
-  const result = await sql<ViewedVideoRow & { opened_recently?: number | boolean }>`select ${VIDEO_COLUMNS}, ${ownStateColumns(viewer.userId)}${opened} from videos v
+  const result = await sql<OpenedVideoRow>`select ${VIDEO_COLUMNS}, ${ownStateColumns(viewer.userId)}${opened} from videos v
     where v.id = ${id} and ${joinAnd(visibleTo(viewer))}`.execute(db);
   return result.rows[0];
 }
@@ -446,14 +444,13 @@ export async function addToRating(db: Executor, videoId: number, sumDelta: numbe
  * user opened the same video since `since` (a retried or repeated request). True: recorded. The
  * statistics' counters count it in the same transaction (opened here when `db` is not one).
  *
- * A repeat is first told by a read, outside any transaction: a write statement takes the
- * database's write lock even when it inserts nothing, and so waited behind any other writer. The
- * insert keeps its own check, for two openings at once. (A video's opening, getVideo, already
- * skips this for a repeat: its video's statement tells it, findVideoForViewer's `openedSince`.)
+ * A write statement takes the database's write lock even when it inserts nothing, so a caller that
+ * may repeat itself tells a repeat first with a read: a video's opening (getVideo) asks it in the
+ * video's own statement (findVideoForViewer's `openedSince`) and calls this only for a first
+ * opening. The insert keeps its own check, for two openings at once.
  */
 export async function recordViewEvent(db: Executor, videoId: number, userId: number, at: string, since: string): Promise<boolean> {
   if (!db.isTransaction) {
-    if (await viewedSince(db, videoId, userId, since)) return false;
     try {
       return await db.transaction().execute((trx) => recordViewEvent(trx, videoId, userId, at, since));
     } catch (error) {
@@ -472,12 +469,6 @@ export async function recordViewEvent(db: Executor, videoId: number, userId: num
   if (!recorded) return false;
   await countView(db, { videoId, userId, organizacion: recorded.organizacion, at });
   return true;
-}
-
-/** Whether the user opened the video after `since`. */
-async function viewedSince(db: Executor, videoId: number, userId: number, since: string): Promise<boolean> {
-  const result = await sql`select 1 from view_events e where e.user_id = ${userId} and e.video_id = ${videoId} and e.viewed_at > ${since} limit 1`.execute(db);
-  return result.rows.length > 0;
 }
 
 /** A write refused because a row it refers to is gone (PostgreSQL 23503, SQLite's FOREIGNKEY constraint). */

@@ -166,7 +166,7 @@ export async function getVideo(ctx: VideosContext, caller: Caller, id: number): 
   const db = ctx.db.kysely;
   const at = Date.now();
   const since = new Date(at - VIEW_REPEAT_WINDOW_MS).toISOString();
-  // A repeat is told by the video's own statement: a repeat opening asks no more than the video and its tags.
+  // A repeat is told by the video's own statement (it takes no write lock); only a first opening records a view.
   const { video, openedRecently } = await viewedVideo(ctx, db, caller, id, since);
   if (!openedRecently) await recordViewEvent(db, id, caller.userId, new Date(at).toISOString(), since);
   return video;
