@@ -1,0 +1,22 @@
+import { Text, type TextProps } from '@mantine/core';
+
+export interface DescriptionBlockProps extends TextProps {
+  /** The description's HTML: only br, strong, em and u, without attributes (src/lib/format/description-markup.ts). */
+  html: string;
+  /** Lines shown before an ellipsis (cards); all when not given (detail page). */
+  lineClamp?: number;
+}
+
+/** A description's formatted text (SPEC §1 marks), as the card and the detail page show it. */
+export function DescriptionBlock({ html, lineClamp, ...textProps }: DescriptionBlockProps) {
+  return (
+    <Text
+      component="div"
+      size="sm"
+      lineClamp={lineClamp}
+      {...textProps}
+      // Safe: the callers give markupDescription's or formatDescription's HTML (the text escaped, then only the four marks' elements).
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}
