@@ -358,6 +358,10 @@ export interface paths {
          *     suffix longer than the file is the whole file) with 206, unless `If-Range` names another
          *     version; a range starting at or past the end answers 416 with `Content-Range: bytes *\/<size>`.
          *     A malformed `Range` or one with several ranges is ignored: the whole file is answered (200).
+         *
+         *     `thumbnail.jpg` is answered as its WebP copy (`image/webp`, about half the bytes) when the
+         *     request's `Accept` names `image/webp` and the copy exists (thumbnails stored since WebP copies
+         *     are made), else as the JPEG; either answer carries `Vary: Accept`.
          */
         get: operations["getMedia"];
         put?: never;
@@ -1020,6 +1024,8 @@ export interface components {
         MediaLastModified: string;
         /** @description `private, max-age=<seconds>`, never beyond the expiry of the signed location. */
         MediaCacheControl: string;
+        /** @description `Accept` on a thumbnail's answers (its WebP copy or its JPEG, by the request's `Accept`); absent on videos and previews. */
+        MediaVary: "Accept";
     };
     pathItems: never;
 }
@@ -1525,11 +1531,13 @@ export interface operations {
                     ETag: components["headers"]["MediaETag"];
                     "Last-Modified": components["headers"]["MediaLastModified"];
                     "Cache-Control": components["headers"]["MediaCacheControl"];
+                    Vary: components["headers"]["MediaVary"];
                     [name: string]: unknown;
                 };
                 content: {
                     "video/mp4": string;
                     "image/jpeg": string;
+                    "image/webp": string;
                 };
             };
             /** @description The requested byte range. */
@@ -1542,11 +1550,13 @@ export interface operations {
                     ETag: components["headers"]["MediaETag"];
                     "Last-Modified": components["headers"]["MediaLastModified"];
                     "Cache-Control": components["headers"]["MediaCacheControl"];
+                    Vary: components["headers"]["MediaVary"];
                     [name: string]: unknown;
                 };
                 content: {
                     "video/mp4": string;
                     "image/jpeg": string;
+                    "image/webp": string;
                 };
             };
             /** @description Not modified since the version the client holds (no body). */
@@ -1555,6 +1565,7 @@ export interface operations {
                     ETag: components["headers"]["MediaETag"];
                     "Last-Modified": components["headers"]["MediaLastModified"];
                     "Cache-Control": components["headers"]["MediaCacheControl"];
+                    Vary: components["headers"]["MediaVary"];
                     [name: string]: unknown;
                 };
                 content?: never;

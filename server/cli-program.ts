@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { DEFAULT_DEMO_VIDEOS, describeDemo, loadDemo, MAX_DEMO_VIDEOS } from './media/demo.ts';
 import { setMediaJobPriority } from './media/ffmpeg.ts';
 import { describePlayable, makeLibraryPlayable } from './media/playable.cli.ts';
+import { describeWebpThumbnails, makeWebpThumbnails } from './media/webp-thumbnails.cli.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -55,6 +56,8 @@ Commands:
   playable [--check]                     rewrite the library's videos that not every browser plays (WebM,
                                          QuickTime, HEVC, 10-bit, the index at the end) as H.264/AAC MP4, as
                                          processing does for new uploads; --check only lists them
+  webp-thumbnails                        make the WebP copy (about half the bytes, served to browsers) of
+                                         the thumbnails stored before copies were made
   help                                   show this help
 
 The database is the one the server uses: DATABASE_URL (PostgreSQL) or DATA_DIR (SQLite).`;
@@ -209,6 +212,14 @@ const commands: Record<string, Command> = {
     if (positionals.length > 0) throw new UsageError('playable takes only --check');
     const report = await makeLibraryPlayable(ctx, { check: values.check, line: (text) => io.stderr(`  ${text}\n`) });
     const summary = describePlayable(report, values.check);
+    if (report.failed > 0) throw new CommandError(summary);
+    return summary;
+  },
+
+  async 'webp-thumbnails'(ctx, args, io) {
+    if (args.length > 0) throw new UsageError('webp-thumbnails takes no arguments');
+    const report = await makeWebpThumbnails(ctx, { line: (text) => io.stderr(`  ${text}\n`) });
+    const summary = describeWebpThumbnails(report);
     if (report.failed > 0) throw new CommandError(summary);
     return summary;
   },

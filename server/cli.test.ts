@@ -10,7 +10,7 @@ import { runCli } from './cli-program.ts';
 import { rootDir } from './config.ts';
 import { findUserByKey } from './modules/accounts/accounts.repository.ts';
 import { readViewCounters, rebuildViewCounters } from './modules/statistics/statistics.repository.ts';
-import { probe, testVideoBytes } from './media/ffmpeg.ts';
+import { mediaTools, probe, testVideoBytes } from './media/ffmpeg.ts';
 import { makeForeignVideo } from './media/foreign-videos.ts';
 import { addVideo, assetId, createUser, titles } from './modules/videos/videos.test-support.ts';
 import { LocalStorage } from './storage/local-storage.ts';
@@ -61,7 +61,7 @@ describe('command line: usage', () => {
     const res = await runCliProcess(env, ['help']);
     expect(res.code).toBe(0);
     for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]',
-      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'playable [--check]', 'help']) {
+      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'playable [--check]', 'webp-thumbnails', 'help']) {
       expect(res.stdout).toContain(command);
     }
   });
@@ -361,5 +361,58 @@ describeOnEachDatabase('command line: playable', (server) => {
     expect(res.stderr).toMatch(/«Archivo dañado»: not a playable video, left as it is/);
     expect(res.stderr).toContain('1 failed (left as they were)');
     expect(stored(asset).equals(broken)).toBe(true);
+  }, 60_000);
+});
+
+describeOnEachDatabase('command line: webp-thumbnails', (server) => {
+  let env: NodeJS.ProcessEnv;
+  let jpeg: Buffer;
+  const cli = (...args: string[]) => runCliHere(env, args);
+  const storage = () => new LocalStorage(server().config.mediaDir);
+
+  beforeAll(async () => {
+    env = await cliEnv(server());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-cli-webp-'));
+    const file = path.join(dir, 'thumbnail.jpg');
+    await new Promise<void>((resolve, reject) =>
+      execFile(mediaTools().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=320x180', '-frames:v', '1', '-c:v', 'mjpeg', file], (error) => (error ? reject(error) : resolve())),
+    );
+    jpeg = fs.readFileSync(file);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function videoWithThumbnail(titulo: string, files: Record<string, Buffer>): Promise<string> {
+    const asset = assetId();
+    await addVideo(server(), { titulo, idExterno: asset, hasThumbnail: true });
+    for (const [file, bytes] of Object.entries(files)) await storage().write(asset, file, Readable.from([bytes]));
+    return asset;
+  }
+
+  it('makes the WebP copy of the thumbnails stored without one, leaves those that have one, and a second run finds nothing to do', async () => {
+    const old = await videoWithThumbnail('Miniatura antigua', { 'thumbnail.jpg': jpeg });
+    const copied = Buffer.from('RIFF\0\0\0\0WEBP already made');
+    const recent = await videoWithThumbnail('Miniatura reciente', { 'thumbnail.jpg': jpeg, 'thumbnail.webp': copied });
+    await videoWithThumbnail('Fila generada', {});
+    await addVideo(server(), { titulo: 'Sin miniatura' });
+
+    const run = await cli('webp-thumbnails');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('3 thumbnails: 1 WebP copies made, 1 had one, 1 without a stored file.');
+    const made = fs.readFileSync(storage().localPath(old, 'thumbnail.webp'));
+    expect(made.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect((await probe(storage().localPath(old, 'thumbnail.webp'))).width).toBe(320);
+    expect(fs.readFileSync(storage().localPath(recent, 'thumbnail.webp')).equals(copied)).toBe(true);
+
+    const again = await cli('webp-thumbnails');
+    expect(again.stdout.trim()).toBe('3 thumbnails: 0 WebP copies made, 2 had one, 1 without a stored file.');
+  }, 60_000);
+
+  it('a thumbnail ffmpeg cannot read is named, keeps its JPEG, and the command ends with exit code 1', async () => {
+    const broken = await videoWithThumbnail('Miniatura dañada', { 'thumbnail.jpg': Buffer.alloc(500, 7) });
+    const res = await cli('webp-thumbnails');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/«Miniatura dañada»: no WebP copy made, its JPEG is served/);
+    expect(await storage().stat(broken, 'thumbnail.webp')).toBeUndefined();
+    expect(fs.readFileSync(storage().localPath(broken, 'thumbnail.jpg')).equals(Buffer.alloc(500, 7))).toBe(true);
   }, 60_000);
 });

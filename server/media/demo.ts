@@ -15,6 +15,7 @@ import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { DEMO_ORGANIZATIONS, DEMO_USERS, DEMO_VIDEOS, HIDDEN_DEMO_VIDEOS } from './demo-content.ts';
 import { generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS } from './ffmpeg.ts';
+import { storeThumbnail } from './thumbnails.ts';
 import { seededRandom } from '../seeded-random.ts';
 
 /**
@@ -116,7 +117,7 @@ async function makeMedia(video: PlannedVideo, dir: string, storage: Storage): Pr
   const { durationSeconds } = await probe(files.video);
   await Promise.all([makeThumbnail(files.video, files.thumbnail, { durationSeconds }), makePreview(files.video, files.preview, { durationSeconds })]);
   // The thumbnail and preview first: a video row appears only after all three exist.
-  await storage.write(video.assetId, 'thumbnail.jpg', fs.createReadStream(files.thumbnail));
+  await storeThumbnail(storage, video.assetId, files.thumbnail);
   await storage.write(video.assetId, 'preview.mp4', fs.createReadStream(files.preview));
   await storage.write(video.assetId, 'video.mp4', fs.createReadStream(files.video));
   return Math.round(durationSeconds * 100) / 100;

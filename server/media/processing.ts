@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
 import { indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type ProbeResult } from './ffmpeg.ts';
-import { withLocalFile } from './thumbnails.ts';
+import { storeThumbnail, withLocalFile } from './thumbnails.ts';
 import { makeWorkDir } from './work-dirs.ts';
 
 /**
@@ -56,7 +56,9 @@ export async function processVideo(
         const out = path.join(work, file);
         try {
           await make(out);
-          await storage.write(assetId, file, fs.createReadStream(out));
+          // The thumbnail with its WebP copy (storeThumbnail).
+          if (file === 'thumbnail.jpg') await storeThumbnail(storage, assetId, out, log);
+          else await storage.write(assetId, file, fs.createReadStream(out));
           return true;
         } catch (error) {
           log?.warn({ err: error, assetId }, `processing: could not make ${file}`);

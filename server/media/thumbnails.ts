@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
 import { MediaToolError, mediaJobs, mediaTools } from './ffmpeg.ts';
 import { makeWorkDir } from './work-dirs.ts';
@@ -9,10 +10,18 @@ import { makeWorkDir } from './work-dirs.ts';
 /**
  * Thumbnails uploaded by an administrator: the image arrives at the asset's thumbnail location and
  * waits as `thumbnail.pending` (uploads.thumbnail_pending = 1) until POST /api/videos or PATCH
- * `/thumbnail` adopts it: converted to `thumbnail.jpg` (JPEG, at most 1280 pixels wide).
+ * `/thumbnail` adopts it: converted to `thumbnail.jpg` (JPEG, at most 1280 pixels wide) and its
+ * WebP copy `thumbnail.webp`.
  */
 export const PENDING_THUMBNAIL = 'thumbnail.pending';
 export const THUMBNAIL_MAX_WIDTH = 1280;
+/**
+ * The thumbnail's WebP copy, served in place of `thumbnail.jpg` to a browser that accepts WebP
+ * (server/modules/media/routes.ts): about half the JPEG's bytes (docs/DECISIONS.md, "Thumbnails as WebP").
+ */
+export const THUMBNAIL_WEBP = 'thumbnail.webp';
+/** libwebp's quality (0–100) for the copy: at 640 pixels about 45 % of the JPEG's size, no visible loss. */
+export const WEBP_QUALITY = 80;
 
 /**
  * Runs `work` on a path of the stored file on this machine: the file itself when the storage is a
@@ -55,18 +64,55 @@ export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX
   );
 }
 
+/** A WebP of a JPEG (the same pixels); MediaToolError when ffmpeg cannot (no libwebp, say). */
+export function jpegToWebp(input: string, out: string): Promise<void> {
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', path.resolve(input), '-frames:v', '1', '-c:v', 'libwebp', '-quality', String(WEBP_QUALITY), '-f', 'webp', path.resolve(out)];
+  return mediaJobs(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        execFile(mediaTools().ffmpeg, args, { timeout: 60_000, killSignal: 'SIGKILL', windowsHide: true }, (error, _stdout, stderr) => {
+          if (!error) return resolve();
+          const detail = stderr.split('\n').filter((l) => l.trim() !== '').slice(-3).join('\n');
+          reject(new MediaToolError(`ffmpeg could not make the WebP thumbnail${detail ? `: ${detail}` : ''}`, stderr));
+        });
+      }),
+  );
+}
+
 /**
- * Adopts the asset's pending thumbnail: converts it to `thumbnail.jpg` (replacing the one there) and
+ * Stores the JPEG at `jpeg` as the asset's `thumbnail.jpg` and its WebP copy as `thumbnail.webp`.
+ * The old copy goes first, so that a stop half-way never leaves a WebP of the previous picture
+ * beside the new JPEG (the JPEG alone is then served). A copy that cannot be made is logged and left
+ * out: browsers get the JPEG. Answers whether the copy was stored.
+ */
+export async function storeThumbnail(storage: Storage, assetId: string, jpeg: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
+  await storage.remove(assetId, THUMBNAIL_WEBP);
+  await storage.write(assetId, 'thumbnail.jpg', fs.createReadStream(jpeg));
+  const webp = `${jpeg}.webp`;
+  try {
+    await jpegToWebp(jpeg, webp);
+    await storage.write(assetId, THUMBNAIL_WEBP, fs.createReadStream(webp));
+    return true;
+  } catch (error) {
+    log?.warn({ err: error, assetId }, 'could not make the WebP copy of the thumbnail; the JPEG is served');
+    return false;
+  } finally {
+    await fs.promises.rm(webp, { force: true });
+  }
+}
+
+/**
+ * Adopts the asset's pending thumbnail: converts it to `thumbnail.jpg` and its WebP copy (replacing those there) and
  * removes the pending image. Answers false when none is pending; throws MediaToolError when the
  * image cannot be converted (the pending image and the previous thumbnail stay).
  */
-export async function adoptPendingThumbnail(storage: Storage, assetId: string): Promise<boolean> {
+export async function adoptPendingThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
   if (!(await storage.stat(assetId, PENDING_THUMBNAIL))) return false;
   const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-thumbnail-'));
   try {
     const jpeg = path.join(work, 'thumbnail.jpg');
     await withLocalFile(storage, assetId, PENDING_THUMBNAIL, (input) => imageToJpeg(input, jpeg));
-    await storage.write(assetId, 'thumbnail.jpg', fs.createReadStream(jpeg));
+    await storeThumbnail(storage, assetId, jpeg, log);
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });
   }

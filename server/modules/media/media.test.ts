@@ -8,6 +8,7 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { mediaExpiry, mediaUrl, signPath, type MediaFile } from '../../media/signed-urls.ts';
+import { THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 
 const ASSET = 'demo_asset_01';
@@ -15,6 +16,10 @@ const OTHER = 'demo_asset_02';
 const VIDEO = crypto.randomBytes(10_000);
 const THUMB = crypto.randomBytes(1_234);
 const PREVIEW = crypto.randomBytes(2_000);
+/** An asset whose thumbnail has its WebP copy (server/media/thumbnails.ts storeThumbnail). */
+const WITH_WEBP = 'demo_asset_03';
+const WEBP = crypto.randomBytes(600);
+const BROWSER_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
 
 function split(url: string) {
   const u = new URL(url, 'http://localhost');
@@ -32,6 +37,41 @@ describeOnEachDatabase('GET /api/media/{id}/{file}', (server: () => TestServer) 
     await storage.write(ASSET, 'video.mp4', Readable.from([VIDEO]));
     await storage.write(ASSET, 'thumbnail.jpg', Readable.from([THUMB]));
     await storage.write(ASSET, 'preview.mp4', Readable.from([PREVIEW]));
+    await storage.write(WITH_WEBP, 'thumbnail.jpg', Readable.from([THUMB]));
+    await storage.write(WITH_WEBP, THUMBNAIL_WEBP, Readable.from([WEBP]));
+  });
+
+  it("answers a thumbnail's WebP copy to a browser that accepts WebP, and the JPEG to a client that does not", async () => {
+    const browser = await get(url('thumbnail.jpg', WITH_WEBP), { accept: BROWSER_ACCEPT });
+    expect([browser.statusCode, browser.headers['content-type'], browser.headers.vary]).toEqual([200, 'image/webp', 'Accept']);
+    expect(browser.rawPayload.equals(WEBP)).toBe(true);
+    expect(browser.headers['content-length']).toBe(String(WEBP.length));
+    for (const accept of [undefined, '*/*', 'image/*', 'image/jpeg', 'image/webp;q=0']) {
+      const other = await get(url('thumbnail.jpg', WITH_WEBP), accept ? { accept } : {});
+      expect([other.statusCode, other.headers['content-type'], other.headers.vary], String(accept)).toEqual([200, 'image/jpeg', 'Accept']);
+      expect(other.rawPayload.equals(THUMB)).toBe(true);
+    }
+  });
+
+  it('answers the JPEG to a browser when the thumbnail has no WebP copy (stored before copies were made)', async () => {
+    const res = await get(url('thumbnail.jpg'), { accept: BROWSER_ACCEPT });
+    expect([res.statusCode, res.headers['content-type'], res.headers.vary]).toEqual([200, 'image/jpeg', 'Accept']);
+    expect(res.rawPayload.equals(THUMB)).toBe(true);
+  });
+
+  it("gives the WebP copy its own validator: the JPEG's does not make a browser's request 304", async () => {
+    const jpeg = await get(url('thumbnail.jpg', WITH_WEBP));
+    const webp = await get(url('thumbnail.jpg', WITH_WEBP), { accept: BROWSER_ACCEPT });
+    expect(webp.headers.etag).not.toBe(jpeg.headers.etag);
+    const again = await get(url('thumbnail.jpg', WITH_WEBP), { accept: BROWSER_ACCEPT, 'if-none-match': String(jpeg.headers.etag) });
+    expect(again.statusCode).toBe(200);
+    const cached = await get(url('thumbnail.jpg', WITH_WEBP), { accept: BROWSER_ACCEPT, 'if-none-match': String(webp.headers.etag) });
+    expect([cached.statusCode, cached.headers.vary]).toEqual([304, 'Accept']);
+  });
+
+  it('names Accept in Vary only for thumbnails', async () => {
+    expect((await get(url('video.mp4'), { accept: BROWSER_ACCEPT })).headers.vary).toBeUndefined();
+    expect((await get(url('preview.mp4'), { accept: BROWSER_ACCEPT })).headers.vary).toBeUndefined();
   });
 
   it('answers the whole file with its type, length, validators and a private cache lifetime within the expiry', async () => {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AppContext, ServerModule } from '../../context.ts';
 import { checkSignedPath, mediaPath, type MediaFile } from '../../media/signed-urls.ts';
+import { THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { openStorage } from '../../storage/open-storage.ts';
 import type { OpenedFile, Storage } from '../../storage/storage.ts';
@@ -13,6 +14,20 @@ const CONTENT_TYPES: Record<MediaFile, string> = {
 };
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
+
+/**
+ * The client names WebP among the types it accepts (browsers do for images: `image/avif,image/webp,…`),
+ * not through `image/*` or `*\/*`, which some clients send without decoding it.
+ */
+export function acceptsWebp(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((entry) => {
+    const [type, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (type !== 'image/webp') return false;
+    const q = params.find((param) => param.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
 
 /**
  * GET (and HEAD, which Fastify answers from the GET route) of a signed media location: the
@@ -32,11 +47,17 @@ export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.
         if (check === 'expired') throw new HttpProblem(403, 'invalid-signature', 'this media location has expired');
         if (check !== 'valid') throw new HttpProblem(403, 'invalid-signature', 'this media location is not signed for this file');
 
-        const opened: OpenedFile | undefined = await storage.open(id, file);
+        // A thumbnail's WebP copy to a browser that accepts it (about half the bytes), else the JPEG;
+        // caches keep one answer per Accept (docs/DECISIONS.md, "Thumbnails as WebP").
+        const webp = file === 'thumbnail.jpg' && acceptsWebp(header(request.headers.accept));
+        if (file === 'thumbnail.jpg') reply.header('Vary', 'Accept');
+        const stored = webp ? await storage.open(id, THUMBNAIL_WEBP) : undefined;
+        const served = stored ? THUMBNAIL_WEBP : file;
+        const opened: OpenedFile | undefined = stored ?? (await storage.open(id, file));
         if (!opened) throw new HttpProblem(404, 'resource-not-found', 'this media file does not exist');
         let streaming = false;
         try {
-          const etag = entityTag(id, file, opened.size, opened.modified);
+          const etag = entityTag(id, served, opened.size, opened.modified);
           const maxAge = Math.max(0, expires - Math.floor(now / 1000));
           // Validators and caching: a private cache may keep the file no longer than its location is valid.
           reply.header('ETag', etag);
@@ -63,7 +84,7 @@ export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.
             });
           }
 
-          reply.type(CONTENT_TYPES[file]);
+          reply.type(stored ? 'image/webp' : CONTENT_TYPES[file]);
           let body: Readable;
           if (range.kind === 'partial') {
             reply.code(206);

@@ -6,7 +6,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { HoverTooltip } from '../../components/hover-tooltip.tsx';
 import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
-import { Description } from './description.tsx';
+import { ShortDescription } from './short-description.tsx';
 import { FavoriteToggle } from './favorite-toggle.tsx';
 import { AverageStars } from './star-rating.tsx';
 
@@ -143,6 +143,7 @@ function LoadedCard({
               loading={firstRow ? 'eager' : 'lazy'}
               // The others low, so the browser does not raise those it finds in the window to the first row's.
               fetchPriority={firstRow ? 'high' : 'low'}
+              decoding="async"
               // A block: as an inline image it left a line's descender (7 px) of grey under the picture,
               // which the preview and the badges, placed on the whole section, then covered or sat on.
               style={{ objectFit: 'cover', display: 'block' }}
@@ -203,7 +204,7 @@ function LoadedCard({
         <Title order={2} id={titleId} fz="md" fw={600} lineClamp={2}>
           {video.titulo}
         </Title>
-        <Description text={video.descripcionCorta} lineClamp={3} c="gray.8" />
+        <ShortDescription text={video.descripcionCorta} lineClamp={3} c="gray.8" />
         {video.etiquetas.length > 0 && (
           <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {video.etiquetas.map((tag) => (

@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalStorage } from '../storage/local-storage.ts';
+import { mediaTools, probe } from './ffmpeg.ts';
+import { storeThumbnail, THUMBNAIL_WEBP } from './thumbnails.ts';
+
+const ASSET = 'thumb_asset_01';
+
+describe('storeThumbnail: the JPEG and its WebP copy', () => {
+  let work: string;
+  let storage: LocalStorage;
+  let jpeg: string;
+
+  beforeAll(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-thumbnails-'));
+    storage = new LocalStorage(path.join(work, 'media'));
+    jpeg = path.join(work, 'thumbnail.jpg');
+    // a 640×360 picture with detail, as a video's thumbnail is
+    execFileSync(mediaTools().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=640x360', '-frames:v', '1', '-q:v', '3', '-c:v', 'mjpeg', jpeg]);
+  });
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  const stored = (file: string) => fs.readFileSync(storage.localPath(ASSET, file));
+
+  it('stores the JPEG as it is and a WebP of the same picture, smaller', async () => {
+    expect(await storeThumbnail(storage, ASSET, jpeg)).toBe(true);
+    expect(stored('thumbnail.jpg').equals(fs.readFileSync(jpeg))).toBe(true);
+    const webp = stored(THUMBNAIL_WEBP);
+    expect(webp.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(webp.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect(webp.length).toBeLessThan(stored('thumbnail.jpg').length * 0.8);
+    const info = await probe(storage.localPath(ASSET, THUMBNAIL_WEBP));
+    expect([info.width, info.height]).toEqual([640, 360]);
+  });
+
+  it('never leaves the previous picture\'s copy beside a new JPEG it could not copy', async () => {
+    await storage.write(ASSET, THUMBNAIL_WEBP, Readable.from([Buffer.from('RIFF....WEBP the previous picture')]));
+    const broken = path.join(work, 'broken.jpg');
+    fs.writeFileSync(broken, crypto.randomBytes(2_000));
+    expect(await storeThumbnail(storage, ASSET, broken)).toBe(false);
+    expect(stored('thumbnail.jpg').equals(fs.readFileSync(broken))).toBe(true);
+    expect(await storage.stat(ASSET, THUMBNAIL_WEBP)).toBeUndefined();
+  });
+});
