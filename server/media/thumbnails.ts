@@ -48,35 +48,31 @@ export async function withLocalFile<T>(
   }
 }
 
-/** A JPEG of the image at most `maxWidth` pixels wide (smaller images keep their size); MediaToolError when it is not an image. */
-export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX_WIDTH): Promise<void> {
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', path.resolve(input), '-frames:v', '1',
-    '-vf', `scale=w='max(2,trunc(min(${maxWidth},iw)/2)*2)':h=-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)];
+/** One picture made by ffmpeg with `args`; MediaToolError (`could not <what>`, with ffmpeg's last lines) when it fails. */
+function ffmpegPicture(args: string[], what: string): Promise<void> {
   return mediaJobs(
     () =>
       new Promise<void>((resolve, reject) => {
-        execFile(mediaTools().ffmpeg, args, { timeout: 60_000, killSignal: 'SIGKILL', windowsHide: true }, (error, _stdout, stderr) => {
+        execFile(mediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], { timeout: 60_000, killSignal: 'SIGKILL', windowsHide: true }, (error, _stdout, stderr) => {
           if (!error) return resolve();
           const detail = stderr.split('\n').filter((l) => l.trim() !== '').slice(-3).join('\n');
-          reject(new MediaToolError(`ffmpeg could not convert the image${detail ? `: ${detail}` : ''}`, stderr));
+          reject(new MediaToolError(`ffmpeg could not ${what}${detail ? `: ${detail}` : ''}`, stderr));
         });
       }),
   );
 }
 
+/** A JPEG of the image at most `maxWidth` pixels wide (smaller images keep their size); MediaToolError when it is not an image. */
+export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX_WIDTH): Promise<void> {
+  return ffmpegPicture(
+    ['-i', path.resolve(input), '-frames:v', '1', '-vf', `scale=w='max(2,trunc(min(${maxWidth},iw)/2)*2)':h=-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)],
+    'convert the image',
+  );
+}
+
 /** A WebP of a JPEG (the same pixels); MediaToolError when ffmpeg cannot (no libwebp, say). */
 export function jpegToWebp(input: string, out: string): Promise<void> {
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', path.resolve(input), '-frames:v', '1', '-c:v', 'libwebp', '-quality', String(WEBP_QUALITY), '-f', 'webp', path.resolve(out)];
-  return mediaJobs(
-    () =>
-      new Promise<void>((resolve, reject) => {
-        execFile(mediaTools().ffmpeg, args, { timeout: 60_000, killSignal: 'SIGKILL', windowsHide: true }, (error, _stdout, stderr) => {
-          if (!error) return resolve();
-          const detail = stderr.split('\n').filter((l) => l.trim() !== '').slice(-3).join('\n');
-          reject(new MediaToolError(`ffmpeg could not make the WebP thumbnail${detail ? `: ${detail}` : ''}`, stderr));
-        });
-      }),
-  );
+  return ffmpegPicture(['-i', path.resolve(input), '-frames:v', '1', '-c:v', 'libwebp', '-quality', String(WEBP_QUALITY), '-f', 'webp', path.resolve(out)], 'make the WebP thumbnail');
 }
 
 /**
@@ -106,13 +102,13 @@ export async function storeThumbnail(storage: Storage, assetId: string, jpeg: st
  * removes the pending image. Answers false when none is pending; throws MediaToolError when the
  * image cannot be converted (the pending image and the previous thumbnail stay).
  */
-export async function adoptPendingThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
+export async function adoptPendingThumbnail(storage: Storage, assetId: string): Promise<boolean> {
   if (!(await storage.stat(assetId, PENDING_THUMBNAIL))) return false;
   const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-thumbnail-'));
   try {
     const jpeg = path.join(work, 'thumbnail.jpg');
     await withLocalFile(storage, assetId, PENDING_THUMBNAIL, (input) => imageToJpeg(input, jpeg));
-    await storeThumbnail(storage, assetId, jpeg, log);
+    await storeThumbnail(storage, assetId, jpeg);
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });
   }

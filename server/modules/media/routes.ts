@@ -19,7 +19,7 @@ const header = (value: string | string[] | undefined): string | undefined => (Ar
  * The client names WebP among the types it accepts (browsers do for images: `image/avif,image/webp,…`),
  * not through `image/*` or `*\/*`, which some clients send without decoding it.
  */
-export function acceptsWebp(accept: string | undefined): boolean {
+function acceptsWebp(accept: string | undefined): boolean {
   if (!accept) return false;
   return accept.split(',').some((entry) => {
     const [type, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
