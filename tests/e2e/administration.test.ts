@@ -63,6 +63,8 @@ async function openFromMenu(p: Page, entry: string): Promise<void> {
 
 async function menuEntries(p: Page): Promise<string[]> {
   await userMenu(p).click();
+  // The menu opens with a transition: read its entries once it is there (allInnerTexts does not wait).
+  await p.getByRole('menu').waitFor();
   const items = await p.getByRole('menuitem').allInnerTexts();
   await p.keyboard.press('Escape');
   return items.map((t) => t.trim());
