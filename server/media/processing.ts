@@ -52,13 +52,16 @@ export async function processVideo(
       const { video, info, reasons } = await rewriteForBrowsers(storage, assetId, uploaded, probed, work, { ...options, ...(log ? { log } : {}) });
       const durationSeconds = info.durationSeconds;
       options.signal?.throwIfAborted();
-      const made = async (file: 'thumbnail.jpg' | 'preview.mp4', make: (out: string) => Promise<void>): Promise<boolean> => {
+      /** Makes `file` in the work directory, then `store`s it (by default as it is); false, logged, when either fails. */
+      const made = async (
+        file: 'thumbnail.jpg' | 'preview.mp4',
+        make: (out: string) => Promise<void>,
+        store: (out: string) => Promise<unknown> = (out) => storage.write(assetId, file, fs.createReadStream(out)),
+      ): Promise<boolean> => {
         const out = path.join(work, file);
         try {
           await make(out);
-          // The thumbnail with its WebP copy (storeThumbnail).
-          if (file === 'thumbnail.jpg') await storeThumbnail(storage, assetId, out, log);
-          else await storage.write(assetId, file, fs.createReadStream(out));
+          await store(out);
           return true;
         } catch (error) {
           log?.warn({ err: error, assetId }, `processing: could not make ${file}`);
@@ -66,7 +69,9 @@ export async function processVideo(
         }
       };
       const hasThumbnail =
-        (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined || (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds })));
+        (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined ||
+        // stored with its WebP copy
+        (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds }), (out) => storeThumbnail(storage, assetId, out, log)));
       options.signal?.throwIfAborted();
       const hasPreview = await made('preview.mp4', (out) => makePreview(video, out, { durationSeconds }));
       options.signal?.throwIfAborted();
