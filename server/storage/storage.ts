@@ -31,8 +31,24 @@ export interface OpenedFile extends StoredFileInfo {
    * replacement written meanwhile is not mixed in. Call it at most once; the stream closes the file.
    */
   createReadStream(range?: ByteRange): Readable;
+  /**
+   * The bytes of a range of at most `MEMORY_READ_MAX_BYTES` in one read, instead of a stream (a
+   * local file only): the file is closed once they are read. `release` hands the buffer back for
+   * reuse: call it once they have been sent, never earlier (or not at all). Call it or
+   * createReadStream at most once.
+   */
+  readBytes?(range: ByteRange): Promise<ReadBytes>;
   /** Releases the file when no stream is read (a 304, a 416). Safe to call more than once. */
   close(): Promise<void>;
+}
+
+/** The largest range readBytes reads: 1 MiB, a player's usual request. */
+export const MEMORY_READ_MAX_BYTES = 1024 * 1024;
+
+export interface ReadBytes {
+  bytes: Buffer;
+  /** The buffer may be reused: its bytes have been sent. */
+  release(): void;
 }
 
 export interface WriteOptions {

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -276,6 +278,93 @@ describe('media storage at start', () => {
       await app.close();
       expect(fs.readdirSync(tmp)).toEqual(['in-progress.tmp']);
     } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('media over a socket: many ranges at once', () => {
+  it('sends every range and the whole file intact while the range buffers are reused (players seeking, one reading slowly)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-media-socket-'));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 40 });
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CLIENT_DIR: path.join(dataDir, 'no-client') });
+      const video = crypto.randomBytes(3 * 1024 * 1024 + 123);
+      await new LocalStorage(config.mediaDir).write(ASSET, 'video.mp4', Readable.from([video]));
+      const app = await buildApp({ config, logger: false });
+      try {
+        await app.listen({ host: '127.0.0.1', port: 0 });
+        const address = app.server.address() as AddressInfo;
+        const target = `http://127.0.0.1:${address.port}${mediaUrl(app.ctx.secrets.urlKey, ASSET, 'video.mp4')}`;
+        /** The answer's status and body. */
+        const fetchBody = (range?: string) =>
+          new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+            http
+              .get(target, { agent, headers: range ? { range } : {} }, (res) => {
+                const parts: Buffer[] = [];
+                res.on('data', (part: Buffer) => parts.push(part));
+                res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
+                res.on('error', reject);
+              })
+              .on('error', reject);
+          });
+        const rangeOf = (i: number) => {
+          const length = i % 3 === 0 ? 1024 * 1024 : 1 + ((i * 7919) % (1024 * 1024));
+          const start = (i * 104_729) % (video.length - length);
+          return { start, end: start + length - 1 };
+        };
+        const check = (answer: { status: number; body: Buffer }, r: { start: number; end: number }) => {
+          expect(answer.status).toBe(206);
+          expect(answer.body.equals(video.subarray(r.start, r.end + 1)), `bytes=${r.start}-${r.end}`).toBe(true);
+        };
+        // A slow player first: ten ranges asked at once on one connection (pipelined) whose answers it
+        // does not read yet. The server answers them in turn, so it still holds the bytes of all but
+        // the first while the others' ranges below are read into buffers.
+        const slow = Array.from({ length: 10 }, (_, i) => ({ start: i * 200_000, end: i * 200_000 + 1024 * 1024 - 1 }));
+        const pipelined = net.connect(address.port, '127.0.0.1');
+        await new Promise<void>((resolve) => pipelined.once('connect', resolve));
+        pipelined.pause();
+        const location = new URL(target);
+        pipelined.write(slow.map((r) => `GET ${location.pathname}${location.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=${r.start}-${r.end}\r\n\r\n`).join(''));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const ranges = Array.from({ length: 120 }, (_, i) => rangeOf(i));
+        const answers = await Promise.all([
+          ...ranges.map((r) => fetchBody(`bytes=${r.start}-${r.end}`)),
+          fetchBody(), // over 1 MiB: streamed
+          fetchBody('bytes=0-2097151'), // a range over 1 MiB: streamed
+        ]);
+        ranges.forEach((r, i) => check(answers[i]!, r));
+        expect(answers[ranges.length]!.status).toBe(200);
+        expect(answers[ranges.length]!.body.equals(video)).toBe(true);
+        expect(answers[ranges.length + 1]!.body.equals(video.subarray(0, 2097152))).toBe(true);
+        // Now the slow player reads its ten answers: each must hold its own range.
+        const received: Buffer[] = [];
+        let total = 0;
+        const expected = slow.reduce((sum, r) => sum + (r.end - r.start + 1), 0);
+        await new Promise<void>((resolve, reject) => {
+          pipelined.on('data', (part: Buffer) => {
+            received.push(part);
+            total += part.length;
+            if (total >= expected) resolve();
+          });
+          pipelined.on('error', reject);
+          pipelined.resume();
+        });
+        let stream = Buffer.concat(received);
+        for (const r of slow) {
+          const headEnd = stream.indexOf('\r\n\r\n');
+          const head = stream.subarray(0, headEnd).toString('latin1');
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
+          while (stream.length < headEnd + 4 + length) stream = Buffer.concat([stream, await new Promise<Buffer>((resolve) => pipelined.once('data', resolve))]);
+          check({ status: Number(head.split(' ')[1]), body: stream.subarray(headEnd + 4, headEnd + 4 + length) }, r);
+          stream = stream.subarray(headEnd + 4 + length);
+        }
+        pipelined.destroy();
+      } finally {
+        await app.close();
+      }
+    } finally {
+      agent.destroy();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,7 @@ import { checkSignedPath, mediaPath, type MediaFile } from '../../media/signed-u
 import { THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { openStorage } from '../../storage/open-storage.ts';
-import type { OpenedFile, Storage } from '../../storage/storage.ts';
+import { MEMORY_READ_MAX_BYTES, type OpenedFile, type Storage } from '../../storage/storage.ts';
 import { decideRange, entityTag, httpDate, ifRangeHolds, noneMatchFails, notModifiedSince } from './http-conditions.ts';
 
 const CONTENT_TYPES: Record<MediaFile, string> = {
@@ -85,19 +85,28 @@ export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.
           }
 
           reply.type(stored ? 'image/webp' : CONTENT_TYPES[file]);
-          let body: Readable;
+          const sent = range.kind === 'partial' ? { start: range.start, end: range.end } : { start: 0, end: opened.size - 1 };
           if (range.kind === 'partial') {
             reply.code(206);
             reply.header('Content-Range', `bytes ${range.start}-${range.end}/${opened.size}`);
-            reply.header('Content-Length', String(range.end - range.start + 1));
-            body = request.method === 'HEAD' ? Readable.from([]) : opened.createReadStream({ start: range.start, end: range.end });
           } else {
             reply.code(200);
-            reply.header('Content-Length', String(opened.size));
-            body = request.method === 'HEAD' ? Readable.from([]) : opened.createReadStream();
           }
-          streaming = request.method !== 'HEAD';
-          await reply.send(body);
+          reply.header('Content-Length', String(sent.end - sent.start + 1));
+          if (request.method === 'HEAD') {
+            await reply.send(Readable.from([]));
+            return;
+          }
+          streaming = true;
+          if (opened.readBytes && sent.end - sent.start < MEMORY_READ_MAX_BYTES) {
+            // A player's 1 MiB range or a picture: one read into a reused buffer and one write, instead of
+            // a stream (docs/DECISIONS.md, "Media ranges in one read"). The buffer is reused once sent.
+            const { bytes, release } = await opened.readBytes(sent);
+            reply.raw.once('finish', release);
+            await reply.send(bytes);
+            return;
+          }
+          await reply.send(range.kind === 'partial' ? opened.createReadStream(sent) : opened.createReadStream());
         } finally {
           if (!streaming) await opened.close();
         }
