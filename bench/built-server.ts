@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as OTPAuth from 'otpauth';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -21,6 +22,20 @@ export function checkBuilt(): void {
   if (!fs.existsSync(path.join(dist, 'server/server/main.js')) || !fs.existsSync(path.join(dist, 'client/index.html'))) {
     throw new Error(`The product is not built in ${dist}: run \`npm run build\` (or scripts/build-apart.sh <name> and set TAO_DIST=.tmp/<name>/dist).`);
   }
+}
+
+/**
+ * The built server's `buildApp` (<dist>/server/server/app.js, compiled by tsc as `npm run serve` runs
+ * it), for the benchmarks that start the app in a process of their own and measure its CPU: run from
+ * the TypeScript sources through tsx instead, every function carries esbuild's `keepNames` wrapping and
+ * source-mapped stacks, which the shipped server does not (docs/DECISIONS.md, "The benchmarks measure
+ * the built server"). Only the server's part of the build is needed.
+ */
+export async function builtBuildApp(): Promise<typeof import('../server/app.ts').buildApp> {
+  const file = path.join(dist, 'server/server/app.js');
+  if (!fs.existsSync(file)) throw new Error(`The server is not built in ${dist}: run \`npm run build\` (or \`npm run build:server\`).`);
+  const module = (await import(pathToFileURL(file).href)) as typeof import('../server/app.ts');
+  return module.buildApp;
 }
 
 export async function freePort(): Promise<number> {

@@ -26,11 +26,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { mediaTools } from '../server/media/ffmpeg.ts';
 import { mediaUrl } from '../server/media/signed-urls.ts';
-import { freePort } from './built-server.ts';
+import { builtBuildApp, freePort } from './built-server.ts';
 import { forkAndWait, stopChild } from './child-process.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
@@ -51,6 +50,7 @@ const run = promisify(execFile);
 
 async function serve(dataDir: string): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', CLIENT_DIR: path.join(dataDir, 'no-client'), HOST: '127.0.0.1', PORT: '0' });
+  const buildApp = await builtBuildApp();
   const app = await buildApp({ config, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   // The file is where the local storage keeps an asset's video; the media route reads storage only.

@@ -27,11 +27,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { now } from '../server/db/database.ts';
 import { insertUser } from '../server/modules/accounts/accounts.repository.ts';
 import { sessionTokenFor } from '../server/modules/accounts/login.service.ts';
+import { builtBuildApp } from './built-server.ts';
 import { forkAndWait, stopChild } from './child-process.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
@@ -45,6 +45,7 @@ const configFor = (dataDir: string) =>
 // ── the server, in a child process ──────────────────────────────────────────────────────────────
 
 async function serve(dataDir: string): Promise<void> {
+  const buildApp = await builtBuildApp();
   const app = await buildApp({ config: configFor(dataDir), logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const at = now();

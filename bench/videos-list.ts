@@ -43,6 +43,7 @@ import { spanishSentences } from '../server/modules/statistics/generate.ts';
 import { seededRandom as random } from '../server/seeded-random.ts';
 import { refreshSearchIndex } from '../server/modules/videos/videos.repository.ts';
 import { loadSecrets } from '../server/secrets.ts';
+import { builtBuildApp } from './built-server.ts';
 import { forkAndWait, stopChild } from './child-process.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
@@ -75,7 +76,8 @@ function jsonOf(answer: Canned): string {
 const SERVER_LOG_LEVEL = process.env.BENCH_SERVER_LOG_LEVEL ?? 'info';
 
 async function serveApp(dataDir: string): Promise<void> {
-  const app = await buildApp({ config: { ...configFor(dataDir), logLevel: SERVER_LOG_LEVEL } });
+  const buildBuiltApp = await builtBuildApp();
+  const app = await buildBuiltApp({ config: { ...configFor(dataDir), logLevel: SERVER_LOG_LEVEL } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   process.send!({ port: typeof address === 'object' && address ? address.port : 0 });

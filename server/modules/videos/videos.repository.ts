@@ -277,14 +277,11 @@ export function findVideoByExternalId(db: Executor, idExterno: string): Promise<
 export async function findTagsOfVideos(db: Executor, videoIds: readonly number[]): Promise<Map<number, Array<{ id: number; nombre: string }>>> {
   const byVideo = new Map<number, Array<{ id: number; nombre: string }>>();
   if (videoIds.length === 0) return byVideo;
-  const rows = await db
-    .selectFrom('video_tags as vt')
-    .innerJoin('tags as t', 't.id', 'vt.tag_id')
-    .select(['vt.video_id', 't.id', 't.nombre'])
-    .where('vt.video_id', 'in', videoIds)
-    .orderBy('t.nombre_key')
-    .orderBy('t.id')
-    .execute();
+  // Plain SQL, not the query builder: every opening of a video reads its tags, and building and
+  // compiling this statement was a tenth of the server's CPU per opening (docs/DECISIONS.md, "Twelfth session").
+  const { rows } = await sql<{ video_id: number; id: number; nombre: string }>`select vt.video_id, t.id, t.nombre
+    from video_tags vt join tags t on t.id = vt.tag_id
+    where vt.video_id in (${sql.join(videoIds)}) order by t.nombre_key, t.id`.execute(db);
   for (const row of rows) {
     let list = byVideo.get(row.video_id);
     if (!list) byVideo.set(row.video_id, (list = []));
