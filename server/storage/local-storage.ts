@@ -9,8 +9,8 @@ import {
   holdingEarlyFailure,
   PartialOffsetError,
   StorageLimitError,
-  type AppendOptions,
   MEMORY_READ_MAX_BYTES,
+  type AppendOptions,
   type ByteRange,
   type OpenedFile,
   type ReadBytes,
@@ -25,8 +25,8 @@ import {
  * target: `<asset>.<file>.<random>.tmp` while a write streams, `<asset>.<file>.partial` for a resumable one.
  */
 const TEMP_DIR = '.tmp';
-/** The largest read of a file being sent: 1 MiB (media are read in ranges of about that size). */
-const READ_BUFFER_BYTES = 1024 * 1024;
+/** The largest read of a file being streamed: as large as readBytes's ranges (media are read in ranges of about that size). */
+const READ_BUFFER_BYTES = MEMORY_READ_MAX_BYTES;
 
 /**
  * Buffers of MEMORY_READ_MAX_BYTES for readBytes, handed back once their bytes were sent: a player's

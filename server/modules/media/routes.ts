@@ -106,7 +106,7 @@ export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.
             await reply.send(bytes);
             return;
           }
-          await reply.send(range.kind === 'partial' ? opened.createReadStream(sent) : opened.createReadStream());
+          await reply.send(opened.createReadStream(sent));
         } finally {
           if (!streaming) await opened.close();
         }

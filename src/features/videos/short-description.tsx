@@ -1,11 +1,10 @@
 import { markupDescription } from '../../lib/format/description-markup.ts';
-import { DescriptionBlock } from './description-block.tsx';
-import type { DescriptionProps } from './description.tsx';
+import { DescriptionBlock, type DescriptionTextProps } from './description-block.tsx';
 
 /**
  * A card's short description: the marks' HTML, escaped by construction, without DOMPurify, so the
  * list's first load does not carry it (docs/DECISIONS.md, "The cards' short descriptions without DOMPurify").
  */
-export function ShortDescription({ text, ...props }: DescriptionProps) {
+export function ShortDescription({ text, ...props }: DescriptionTextProps) {
   return <DescriptionBlock html={markupDescription(text)} {...props} />;
 }
