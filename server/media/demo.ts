@@ -13,6 +13,7 @@ import { insertVideo, patchVideo, type VideoPatch } from '../modules/videos/vide
 import type { Secrets } from '../secrets.ts';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/storage.ts';
+import { writeLocalFile } from '../storage/write-local-file.ts';
 import { DEMO_ORGANIZATIONS, DEMO_USERS, DEMO_VIDEOS, HIDDEN_DEMO_VIDEOS } from './demo-content.ts';
 import { generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS } from './ffmpeg.ts';
 import { storeThumbnail } from './thumbnails.ts';
@@ -118,8 +119,8 @@ async function makeMedia(video: PlannedVideo, dir: string, storage: Storage): Pr
   await Promise.all([makeThumbnail(files.video, files.thumbnail, { durationSeconds }), makePreview(files.video, files.preview, { durationSeconds })]);
   // The thumbnail and preview first: a video row appears only after all three exist.
   await storeThumbnail(storage, video.assetId, files.thumbnail);
-  await storage.write(video.assetId, 'preview.mp4', fs.createReadStream(files.preview));
-  await storage.write(video.assetId, 'video.mp4', fs.createReadStream(files.video));
+  await writeLocalFile(storage, video.assetId, 'preview.mp4', files.preview);
+  await writeLocalFile(storage, video.assetId, 'video.mp4', files.video);
   return Math.round(durationSeconds * 100) / 100;
 }
 

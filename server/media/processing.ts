@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
+import { writeLocalFile } from '../storage/write-local-file.ts';
 import { indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type ProbeResult } from './ffmpeg.ts';
 import { storeThumbnail, withLocalFile } from './thumbnails.ts';
 import { makeWorkDir } from './work-dirs.ts';
@@ -56,7 +57,7 @@ export async function processVideo(
       const made = async (
         file: 'thumbnail.jpg' | 'preview.mp4',
         make: (out: string) => Promise<void>,
-        store: (out: string) => Promise<unknown> = (out) => storage.write(assetId, file, fs.createReadStream(out)),
+        store: (out: string) => Promise<unknown> = (out) => writeLocalFile(storage, assetId, file, out),
       ): Promise<boolean> => {
         const out = path.join(work, file);
         try {
@@ -106,7 +107,7 @@ export async function rewriteForBrowsers(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const rewrittenInfo = await probeUpload(rewritten);
-  await storage.write(assetId, 'video.mp4', fs.createReadStream(rewritten));
+  await writeLocalFile(storage, assetId, 'video.mp4', rewritten);
   return { video: rewritten, info: rewrittenInfo, reasons: plan.reasons };
 }
 

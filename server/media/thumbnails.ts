@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
+import { writeLocalFile } from '../storage/write-local-file.ts';
 import { MediaToolError, mediaJobs, mediaTools } from './ffmpeg.ts';
 import { makeWorkDir } from './work-dirs.ts';
 
@@ -83,11 +84,11 @@ export function jpegToWebp(input: string, out: string): Promise<void> {
  */
 export async function storeThumbnail(storage: Storage, assetId: string, jpeg: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
   await storage.remove(assetId, THUMBNAIL_WEBP);
-  await storage.write(assetId, 'thumbnail.jpg', fs.createReadStream(jpeg));
+  await writeLocalFile(storage, assetId, 'thumbnail.jpg', jpeg);
   const webp = `${jpeg}.webp`;
   try {
     await jpegToWebp(jpeg, webp);
-    await storage.write(assetId, THUMBNAIL_WEBP, fs.createReadStream(webp));
+    await writeLocalFile(storage, assetId, THUMBNAIL_WEBP, webp);
     return true;
   } catch (error) {
     log?.warn({ err: error, assetId }, 'could not make the WebP copy of the thumbnail; the JPEG is served');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { openStorage } from '../storage/open-storage.ts';
+import { writeLocalFile } from '../storage/write-local-file.ts';
 import { jpegToWebp, THUMBNAIL_WEBP, withLocalFile } from './thumbnails.ts';
 import { makeWorkDir, workParentOf } from './work-dirs.ts';
 
@@ -52,7 +53,7 @@ export async function makeWebpThumbnails(ctx: Pick<AppContext, 'db' | 'config'>,
         report.had += 1;
         continue;
       }
-      await storage.write(asset, THUMBNAIL_WEBP, fs.createReadStream(webp));
+      await writeLocalFile(storage, asset, THUMBNAIL_WEBP, webp);
       report.made += 1;
     } catch (error) {
       report.failed += 1;
