@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../storage/local-storage.ts';
 import { mediaTools, probe } from './ffmpeg.ts';
-import { storeThumbnail, THUMBNAIL_WEBP } from './thumbnails.ts';
+import { adoptPendingThumbnail, PENDING_THUMBNAIL, storeThumbnail, THUMBNAIL_WEBP } from './thumbnails.ts';
 
 const ASSET = 'thumb_asset_01';
 
@@ -38,12 +38,40 @@ describe('storeThumbnail: the JPEG and its WebP copy', () => {
     expect([info.width, info.height]).toEqual([640, 360]);
   });
 
-  it('never leaves the previous picture\'s copy beside a new JPEG it could not copy', async () => {
+  it('never leaves the previous picture\'s copy beside a new JPEG it could not copy, and logs why', async () => {
     await storage.write(ASSET, THUMBNAIL_WEBP, Readable.from([Buffer.from('RIFF....WEBP the previous picture')]));
     const broken = path.join(work, 'broken.jpg');
     fs.writeFileSync(broken, crypto.randomBytes(2_000));
-    expect(await storeThumbnail(storage, ASSET, broken)).toBe(false);
+    const warnings: unknown[][] = [];
+    expect(await storeThumbnail(storage, ASSET, broken, { warn: (...args: unknown[]) => void warnings.push(args) })).toBe(false);
+    // the operator learns why browsers get the JPEG
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toEqual([expect.objectContaining({ assetId: ASSET, err: expect.any(Error) }), expect.stringMatching(/WebP copy/)]);
     expect(stored('thumbnail.jpg').equals(fs.readFileSync(broken))).toBe(true);
     expect(await storage.stat(ASSET, THUMBNAIL_WEBP)).toBeUndefined();
+  });
+});
+
+describe('adopting an uploaded thumbnail', () => {
+  it('stores the picture when its WebP copy cannot be written (the JPEG is served), and logs why', async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-thumbnails-'));
+    try {
+      const local = new LocalStorage(path.join(work, 'media'));
+      const picture = path.join(work, 'picture.png');
+      execFileSync(mediaTools().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=320x180', '-frames:v', '1', picture]);
+      await local.write(ASSET, PENDING_THUMBNAIL, fs.createReadStream(picture));
+      // a disk that fills up just as the copy is written
+      const storage = Object.create(local) as LocalStorage;
+      storage.write = (assetId, file, source, options) =>
+        file === THUMBNAIL_WEBP ? Promise.reject(new Error('ENOSPC: no space left on device')) : local.write(assetId, file, source, options);
+      const warnings: unknown[][] = [];
+      expect(await adoptPendingThumbnail(storage, ASSET, { warn: (...args: unknown[]) => void warnings.push(args) })).toBe(true);
+      expect((await probe(local.localPath(ASSET, 'thumbnail.jpg'))).width).toBe(320);
+      expect(await local.stat(ASSET, THUMBNAIL_WEBP)).toBeUndefined();
+      expect(await local.stat(ASSET, PENDING_THUMBNAIL)).toBeUndefined();
+      expect(warnings).toEqual([[expect.objectContaining({ assetId: ASSET, err: expect.objectContaining({ message: expect.stringMatching(/ENOSPC/) }) }), expect.stringMatching(/WebP copy/)]]);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 });

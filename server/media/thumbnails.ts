@@ -100,16 +100,16 @@ export async function storeThumbnail(storage: Storage, assetId: string, jpeg: st
 
 /**
  * Adopts the asset's pending thumbnail: converts it to `thumbnail.jpg` and its WebP copy (replacing those there) and
- * removes the pending image. Answers false when none is pending; throws MediaToolError when the
+ * removes the pending image (a WebP copy that cannot be made is logged on `log`). Answers false when none is pending; throws MediaToolError when the
  * image cannot be converted (the pending image and the previous thumbnail stay).
  */
-export async function adoptPendingThumbnail(storage: Storage, assetId: string): Promise<boolean> {
+export async function adoptPendingThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
   if (!(await storage.stat(assetId, PENDING_THUMBNAIL))) return false;
   const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-thumbnail-'));
   try {
     const jpeg = path.join(work, 'thumbnail.jpg');
     await withLocalFile(storage, assetId, PENDING_THUMBNAIL, (input) => imageToJpeg(input, jpeg));
-    await storeThumbnail(storage, assetId, jpeg);
+    await storeThumbnail(storage, assetId, jpeg, log);
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });
   }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
@@ -43,7 +44,7 @@ type Etiqueta = components['schemas']['Etiqueta'];
 export type VideoPatch = BodyOf<'patchVideo'>;
 
 /** What the video services need: the API passes its AppContext; the CLI (demo) builds one from the same config. */
-export type VideosContext = Pick<AppContext, 'db' | 'secrets'>;
+export type VideosContext = Pick<AppContext, 'db' | 'secrets'> & { log?: Pick<FastifyBaseLogger, 'warn'> };
 
 /** The signed-in caller. */
 export interface Caller {
@@ -278,9 +279,9 @@ async function checkPatch(db: Executor, operations: VideoPatch): Promise<Checked
  * already: an earlier adoption converted it and then did not commit, so thumbnail.jpg holds it.
  * 422 `invalid-media` when the uploaded file is not an image ffmpeg reads (it stays pending).
  */
-export async function adoptThumbnail(storage: Storage, assetId: string): Promise<boolean> {
+export async function adoptThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
   try {
-    return await adoptPendingThumbnail(storage, assetId);
+    return await adoptPendingThumbnail(storage, assetId, log);
   } catch (error) {
     if (error instanceof MediaToolError) throw new HttpProblem(422, 'invalid-media', 'the uploaded thumbnail is not an image that can be read');
     throw error;
@@ -311,7 +312,7 @@ export async function patchVideo(ctx: VideosContext, caller: Caller, id: number,
     assetId = video.id_externo;
     const upload = await findUpload(kysely, assetId);
     if (upload?.thumbnail_pending !== 1) throw new HttpProblem(409, 'conflict', 'no thumbnail has been uploaded for this video');
-    await adoptThumbnail(storage, assetId);
+    await adoptThumbnail(storage, assetId, ctx.log);
   }
   const at = now();
   await kysely.transaction().execute(async (trx) => {
