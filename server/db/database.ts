@@ -8,6 +8,9 @@ import { OwnSchemaPostgresDialect } from './own-schema-introspector.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** How long a statement waits for another connection's lock (SQLite's busy time-out, PostgreSQL's lock_timeout). */
+export const LOCK_TIMEOUT_MS = 5000;
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
@@ -31,7 +34,10 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
-      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+      // A statement waits for another transaction's lock at most as long as SQLite's busy time-out;
+      // then it fails with 55P03, answered as a 503 with Retry-After (server/plugins/problems.ts)
+      // instead of holding the request, and the requests queued behind it, indefinitely.
+      options: [`-c lock_timeout=${LOCK_TIMEOUT_MS}`, ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : [])].join(' '),
     });
     const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     if (options.pgSchema) {
@@ -48,7 +54,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${LOCK_TIMEOUT_MS}`);
   database.pragma('synchronous = NORMAL');
   reusePreparedStatements(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
