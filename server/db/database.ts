@@ -31,13 +31,16 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     // count(*) and bigint come back as strings by default; our ids and counts fit in a JS number.
     pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+    const { connectionString, urlOptions } = splitOptions(url);
     const pool = new pg.Pool({
-      connectionString: url,
+      connectionString,
       max: 10,
       // A statement waits for another transaction's lock at most as long as SQLite's busy time-out;
       // then it fails with 55P03, answered as a 503 with Retry-After (server/plugins/problems.ts)
       // instead of holding the request, and the requests queued behind it, indefinitely.
-      options: [`-c lock_timeout=${LOCK_TIMEOUT_MS}`, ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : [])].join(' '),
+      // Options given in DATABASE_URL (`?options=-c search_path=…`) are kept, and come last: theirs win.
+      // (pg lets the URL's `options` replace these whole, so they are taken out of the URL and joined here.)
+      options: [`-c lock_timeout=${LOCK_TIMEOUT_MS}`, ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : []), urlOptions].filter(Boolean).join(' '),
     });
     const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     if (options.pgSchema) {
@@ -81,6 +84,23 @@ function reusePreparedStatements(database: SQLite.Database): void {
     statements.set(source, statement);
     return statement;
   }) as typeof database.prepare;
+}
+
+/**
+ * A PostgreSQL connection URL without its `options` parameter (server settings, `-c name=value …`),
+ * and that parameter ('' without one).
+ */
+export function splitOptions(url: string): { connectionString: string; urlOptions: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { connectionString: url, urlOptions: '' };
+  }
+  const urlOptions = parsed.searchParams.get('options') ?? '';
+  if (!parsed.searchParams.has('options')) return { connectionString: url, urlOptions };
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), urlOptions };
 }
 
 /** The current instant as stored in the database. */
