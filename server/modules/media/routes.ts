@@ -106,7 +106,9 @@ export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.
             await reply.send(bytes);
             return;
           }
-          await reply.send(opened.createReadStream(sent));
+          // A whole file is read without a range: an object store is then asked for the object, not for
+          // `bytes=0-(size-1)`, which an empty file (`bytes=0--1`) cannot be.
+          await reply.send(opened.createReadStream(range.kind === 'partial' ? sent : undefined));
         } finally {
           if (!streaming) await opened.close();
         }
