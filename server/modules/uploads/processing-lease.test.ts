@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createFirstAdmin } from '../../../tests/utils/accounts.ts';
+import { createFirstAdmin, type TestUser } from '../../../tests/utils/accounts.ts';
 import { call, describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { testVideoBytes } from '../../media/ffmpeg.ts';
@@ -191,6 +191,17 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     throw new Error(`${asset} was not processed within ${withinMs} ms`);
   }
 
+  let admin: TestUser | undefined;
+  /**
+   * Discards a WebM upload a test left in processing: the test server's own instance takes it up once
+   * the test's instance gives up its lease, and its 20 s rewrite must not run on under the next tests
+   * (the kill test counts this process's ffmpeg programs) or the next files.
+   */
+  async function discard(asset: string): Promise<void> {
+    admin ??= await createFirstAdmin(server());
+    expect((await call(server().app, { method: 'DELETE', url: `/api/uploads/${asset}`, token: admin.session })).statusCode).toBe(204);
+  }
+
   it('an instance claims a video for PROCESSING_LEASE_SECONDS', async () => {
     const asset = await uploadedVideo(undefined, WEBM);
     const a = await serviceOfInstance('instance-configured', { leaseSeconds: 12 });
@@ -206,6 +217,7 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
       expect(until).toBeLessThanOrEqual(Date.now() + 12_000);
     } finally {
       await a.stopProcessing();
+      await discard(asset);
     }
   });
 
@@ -243,10 +255,7 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     expect(row?.claimed_by).not.toBe('stopping-instance');
     expect(row?.error).toBeNull();
     expect(['processing', 'ready']).toContain(row?.video_state);
-    // The test server's own instance may be rewriting it by now: discarded, its ffmpeg stops instead of
-    // taking a core for half a minute under the next test files.
-    const admin = await createFirstAdmin(server());
-    expect((await call(server().app, { method: 'DELETE', url: `/api/uploads/${asset}`, token: admin.session })).statusCode).toBe(204);
+    await discard(asset);
   }, 120_000);
 
   it('a video whose instance died is taken over once its lease runs out, not before', async () => {
