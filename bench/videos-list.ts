@@ -18,7 +18,7 @@
  *
  *   npx tsx bench/videos-list.ts [seconds per run, default 4] [runs per case, default 3] [sequential requests, default 40]
  *   BENCH_CASES=first,browser,filtered,search,detail,rating runs only those load cases;
- *   BENCH_CPU_PROF=<dir> has the API server write a CPU profile there (node --cpu-prof);
+ *   BENCH_CPU_PROF=<dir> has the API server and the bare one each write a CPU profile there (node --cpu-prof);
  *   BENCH_SERVER_LOG_LEVEL=warn|silent|… the API server's log level (default info, as shipped: a line per request, to a file);
  *   BENCH_KEEP=1 keeps the database and prints where; BENCH_HTTP=0 skips the autocannon runs;
  *   BENCH_DATABASE_URL=postgres://… runs the in-process part on PostgreSQL (in a schema of its own) instead.
@@ -136,7 +136,7 @@ function cpuTimeOf(server: Server): Promise<number> {
 }
 
 function start(mode: 'serve' | 'bare', arg: string, message?: Record<string, Canned>): Promise<Server> {
-  const profile = mode === 'serve' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const stdoutFile = mode === 'serve' ? path.join(arg, 'server.log') : undefined;
   return forkAndWait<{ port: number }>(import.meta.filename, [mode, arg], { execArgv: profile, message, ...(stdoutFile ? { stdoutFile } : {}) });
 }

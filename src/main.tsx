@@ -1,11 +1,11 @@
 import './lib/styles/first-screen-styles.ts';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { RouterProvider } from '@tanstack/react-router';
 import { providerSettings, THEME_STYLE_ATTRIBUTE } from './lib/theme.ts';
 import { createApp } from './router.tsx';
-import { afterYielding } from './lib/yield-to-browser.ts';
+import { afterYielding, settledOrAfter } from './lib/yield-to-browser.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -15,18 +15,34 @@ if (!root) throw new Error('index.html has no #root element');
 // (the sign-in page's index.html) it computes them.
 const themeInDocument = document.querySelector(`style[${THEME_STYLE_ATTRIBUTE}]`) !== null;
 
+/**
+ * How long the first render waits for the router to load the address's route (its code, guards and
+ * loaders). Longer loads (a slow or failing server: reads retry for seconds) render at once and show
+ * the header while the route finishes loading, as the router's own pending threshold would.
+ */
+const FIRST_RENDER_WAIT_MS = 1000;
+
 // Three tasks instead of one: running the app's code, building the app (query cache, session,
 // router), then its first render. Between them the browser may paint, take input or run what
-// arrived from the network (docs/DECISIONS.md, "Less work in the first render").
+// arrived from the network (docs/DECISIONS.md, "Less work in the first render"). The first render
+// comes once the route has loaded and is a transition: React renders the whole page in slices of a
+// few milliseconds between which the browser stays responsive. Rendered before the route had loaded,
+// the router's load (started as it mounts) rendered the page again, synchronously, in one long task
+// (docs/DECISIONS.md, "The first render in slices").
 afterYielding(() => {
   const { router } = createApp();
-  afterYielding(() => {
-    createRoot(root).render(
-      <StrictMode>
-        <MantineProvider {...providerSettings} withCssVariables={!themeInDocument} withGlobalClasses={!themeInDocument}>
-          <RouterProvider router={router} />
-        </MantineProvider>
-      </StrictMode>,
-    );
-  });
+  void settledOrAfter(router.load(), FIRST_RENDER_WAIT_MS).then(() =>
+    afterYielding(() => {
+      const reactRoot = createRoot(root);
+      startTransition(() =>
+        reactRoot.render(
+          <StrictMode>
+            <MantineProvider {...providerSettings} withCssVariables={!themeInDocument} withGlobalClasses={!themeInDocument}>
+              <RouterProvider router={router} />
+            </MantineProvider>
+          </StrictMode>,
+        ),
+      );
+    }),
+  );
 });

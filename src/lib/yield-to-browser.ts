@@ -12,3 +12,18 @@ export function afterYielding(work: () => void): void {
   }
   setTimeout(work, 0);
 }
+
+/**
+ * Resolves once `work` has settled (fulfilled or rejected) or `ms` milliseconds have passed,
+ * whichever comes first; never rejects.
+ */
+export function settledOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    work.then(done, done);
+  });
+}

@@ -129,6 +129,38 @@ describe('a signed-in page\'s first load', () => {
     }
   });
 
+  it('a video\'s page whose read is slower than the first render waits for shows the video once it comes, asked once', async () => {
+    // The app renders once the route has loaded, or after a second (src/main.tsx): then the router,
+    // as it mounts, takes over the load in progress instead of starting another (a second GET would
+    // record a second view).
+    const context = await browser.newContext({ timezoneId: 'UTC' });
+    try {
+      const page = await context.newPage();
+      // Another video than the test above opened (a second opening within 10 s records no view), its
+      // title from the list (a GET of the video itself would record the view this opening is to record).
+      const listed = (await callApi(product, 'GET', '/api/videos?limit=2', undefined, admin.token)) as unknown as Array<{ id: number; titulo: string }>;
+      const video = listed.find((item) => item.id !== videoId)!;
+      const before = await totalViews();
+      let asked = 0;
+      await page.route(`**/api/videos/${video.id}`, async (route) => {
+        // (its PATCHes, the seen mark and the position, go through at once)
+        if (route.request().method() !== 'GET') return route.continue();
+        asked += 1;
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        return route.continue();
+      });
+      await page.goto(`${product.url}/api/health`);
+      await page.evaluate((token) => window.localStorage.setItem('token', token), admin.token);
+      await page.goto(`${product.url}/videos/${video.id}`);
+      await page.getByRole('heading', { level: 1, name: video.titulo }).waitFor({ timeout: 15_000 });
+      await page.waitForTimeout(500);
+      expect(asked).toBe(1);
+      expect(await totalViews()).toBe(before + 1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a signed-in page\'s document brings the theme\'s styles: every variable and global class as the sign-in page computes them', async () => {
     const signedOut = await browser.newContext();
     const signedIn = await browser.newContext();

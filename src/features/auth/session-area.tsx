@@ -30,13 +30,18 @@ export function SessionArea({ session, onManageUsers, onUploadVideo, onManageTag
       if (session.getSnapshot().status === 'active') session.send({ type: 'session.leave' });
     };
   }, [session]);
-  // Re-read the token whenever the session changes (it clears the token on logout and expiry).
-  const inside = useSelector(session, (snapshot) => snapshot.matches('inside'));
+  // Re-read the token whenever the session enters or leaves the area (it clears the token on logout,
+  // on 'Iniciar sesión' and on the idle time-out). The header and the page show while a token is
+  // stored, from the first render on: not waiting for 'session.enter' (sent by the effect above,
+  // after that render), whose re-render drew the whole page a second time, synchronously, in one
+  // long task (docs/DECISIONS.md, "The first render in slices"). Without a token the session goes
+  // to 'Sesión expirada'.
+  useSelector(session, (snapshot) => snapshot.matches('inside'));
   const token = getToken();
 
   return (
     <>
-      {inside && token !== null && (
+      {token !== null && (
         <>
           <SessionHeader session={session} token={token} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
           {children}
