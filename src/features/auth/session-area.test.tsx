@@ -15,7 +15,9 @@ describe('SessionArea', () => {
     storeToken(sessionToken({ user: 'ana' }));
     onTestFinished(() => clearToken());
     const session = createActor(appSessionMachine).start();
-    onTestFinished(() => session.stop());
+    onTestFinished(() => {
+      session.stop();
+    });
     const statesAtPageMount: string[] = [];
     function Page() {
       // Layout effects run in the commit that mounts the page, before the area's own effect.
@@ -42,7 +44,9 @@ describe('SessionArea', () => {
     const session = createActor(
       appSessionMachine.provide({ actions: { endSession: () => {}, clearToken: () => clearToken(), goToLogin: () => {} } }),
     ).start();
-    onTestFinished(() => session.stop());
+    onTestFinished(() => {
+      session.stop();
+    });
     await renderInRouter(() => (
       <SessionArea session={session}>
         <h1>Videos</h1>

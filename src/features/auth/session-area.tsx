@@ -36,7 +36,7 @@ export function SessionArea({ session, onManageUsers, onUploadVideo, onManageTag
   // after that render), whose re-render drew the whole page a second time, synchronously, in one
   // long task (docs/DECISIONS.md, "The first render in slices"). Without a token the session goes
   // to 'Sesión expirada'.
-  useSelector(session, (snapshot) => snapshot.matches('inside'));
+  useSelector(session, () => getToken() !== null);
   const token = getToken();
 
   return (

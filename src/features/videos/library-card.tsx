@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Link } from '@tanstack/react-router';
 import type { videoOpinionMachine } from '../../../machines/video-opinion/video-opinion.machine.ts';
@@ -25,8 +26,13 @@ const tagLink = (tag: Etiqueta) => ({ to: '/videos', search: { ...NO_FILTERS, ta
  * A card of the list with its heart saved through the opinion machine (SPEC.md §4 "Favourite"):
  * the same workflow, writes and §8 toasts as the detail page. The heart shows the value being
  * saved, then the cached video's (the write updates every cached list).
+ *
+ * Memoized: the grid and the page render again as the list is measured and laid out (the
+ * virtualizer's sizes, as the page mounts), and with the same cached video and the same actions a
+ * card has nothing new to draw; on a phone those renders redrew every card in one synchronous task
+ * (docs/DECISIONS.md, "The first render in slices").
  */
-export function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete, firstRow = false }: LibraryCardProps) {
+export const LibraryCard = memo(function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete, firstRow = false }: LibraryCardProps) {
   const actorRef = useActorRef(opinionLogic, {
     input: { videoId: video.id, rating: video.puntuacion, favorite: video.favorito },
   });
@@ -48,4 +54,4 @@ export function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete, fi
       {...(onDelete ? { onDelete } : {})}
     />
   );
-}
+});

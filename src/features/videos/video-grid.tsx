@@ -78,6 +78,11 @@ export function VideoGrid<T extends { id: number }>({
     count: rowCount,
     estimateSize: () => ESTIMATED_ROW_HEIGHT,
     overscan: OVERSCAN_ROWS,
+    // The window's size from the first render on (the virtualizer's default is 0 × 0 until it has
+    // observed the window, after the first commit): the rows in view then come in the first render,
+    // in slices, rather than in a synchronous render right after it (docs/DECISIONS.md, "The first
+    // render in slices").
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin,
     gap: GAP,
     // A row not laid out (height 0: hidden, or a DOM without layout) keeps its estimate.
