@@ -30,12 +30,12 @@ export function SessionArea({ session, onManageUsers, onUploadVideo, onManageTag
       if (session.getSnapshot().status === 'active') session.send({ type: 'session.leave' });
     };
   }, [session]);
-  // Re-read the token whenever the session enters or leaves the area (it clears the token on logout,
-  // on 'Iniciar sesión' and on the idle time-out). The header and the page show while a token is
-  // stored, from the first render on: not waiting for 'session.enter' (sent by the effect above,
-  // after that render), whose re-render drew the whole page a second time, synchronously, in one
-  // long task (docs/DECISIONS.md, "The first render in slices"). Without a token the session goes
-  // to 'Sesión expirada'.
+  // The header and the page show while a token is stored, from the first render on: not waiting for
+  // 'session.enter' (sent by the effect above, after that render), whose re-render drew the whole
+  // page a second time, synchronously, in one long task (docs/DECISIONS.md, "The first render in
+  // slices"). Without a token the session goes to 'Sesión expirada'. The token is looked at again
+  // whenever the session changes, and the area renders again only when it has come or gone (the
+  // session clears it on logout, on 'Iniciar sesión' and on the idle time-out).
   useSelector(session, () => getToken() !== null);
   const token = getToken();
 
