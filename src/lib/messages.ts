@@ -84,6 +84,7 @@ export const libraryMessages = {
   // List
   emptyList: 'No existen videos que se ajusten a estos filtros',
   loadingMore: 'Cargando más videos',
+  loadingVideo: 'Cargando el video',
   // Card and detail (SPEC §1, §3)
   notSeen: 'No visto',
   thumbnailAlt: (titulo: string) => `Miniatura de ${titulo}`,

@@ -129,7 +129,7 @@ describe('a signed-in page\'s first load', () => {
     }
   });
 
-  it('a video\'s page whose read is slower than the first render waits for shows the video once it comes, asked once', async () => {
+  it('a video\'s page whose read is slow shows the header and "Cargando el video" meanwhile, then the video, asked once', async () => {
     // The app renders once the route has loaded, or after a second (src/main.tsx): then the router,
     // as it mounts, takes over the load in progress instead of starting another (a second GET would
     // record a second view).
@@ -152,7 +152,12 @@ describe('a signed-in page\'s first load', () => {
       await page.goto(`${product.url}/api/health`);
       await page.evaluate((token) => window.localStorage.setItem('token', token), admin.token);
       await page.goto(`${product.url}/videos/${video.id}`);
+      // Past the router's pending threshold (a second): the header and the page's spinner.
+      await page.getByRole('status').filter({ hasText: 'Cargando el video' }).waitFor({ timeout: 2500 });
+      await page.getByRole('button', { name: /ana\.admin/ }).waitFor({ timeout: 1000 });
+      expect(await page.getByRole('heading', { level: 1, name: video.titulo }).count()).toBe(0);
       await page.getByRole('heading', { level: 1, name: video.titulo }).waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('status').filter({ hasText: 'Cargando el video' }).count()).toBe(0);
       await page.waitForTimeout(500);
       expect(asked).toBe(1);
       expect(await totalViews()).toBe(before + 1);

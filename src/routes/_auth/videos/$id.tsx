@@ -3,6 +3,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { createVideoDetailLogic } from '../../../features/videos/video.actors.ts';
 import { VideoDetail } from '../../../features/videos/video-detail.tsx';
+import { VideoPending } from '../../../features/videos/video-pending.tsx';
 import { parseVideoId } from '../../../features/videos/video-id.ts';
 import { openVideo, videoQuery } from '../../../features/videos/videos.queries.ts';
 import { isApiError } from '../../../lib/api/api-error.ts';
@@ -36,6 +37,8 @@ export const Route = createFileRoute('/_auth/videos/$id')({
   },
   // The page's title is the video's.
   head: ({ loaderData }) => ({ meta: [{ title: documentTitle(loaderData?.title) }] }),
+  // A video slower than the router's pending threshold (a second) shows the header and a spinner.
+  pendingComponent: VideoPending,
   component: VideoDetailRoute,
 });
 
