@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { writeRoutePages } from './scripts/route-pages.ts';
 import { themeStyleElement } from './scripts/theme-stylesheet.ts';
+import { firstPaints } from './scripts/first-paint.tsx';
 import { isChunkProbe, signedInChunks } from './scripts/signed-in-chunks.ts';
 
 /** The signed-in pages' code in few files (scripts/signed-in-chunks.ts): a probe build first, then these groups. */
@@ -51,6 +52,7 @@ function clientBuildOutput(): Plugin {
         manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')),
         early: { source: 'src/lib/early-requests.ts', paths: ['/videos', '/videos/$id', '/statistics'] },
         themeStyle: themeStyleElement(),
+        firstPaints: firstPaints(),
       });
       fs.rmSync(privateDir, { recursive: true, force: true });
       const files = fs.readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());

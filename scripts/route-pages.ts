@@ -24,6 +24,9 @@ import { minify, transformWithOxc } from 'vite';
  * (src/main.tsx leaves them out when they are there). Inline, not a file: as one more
  * render-blocking request it put the simulated first paint on a phone 0.15–0.25 s later; inline
  * it is about 4 KB more of the document, compressed.
+ * With `firstPaints` (scripts/first-paint.tsx), a page's document also shows, in `<div id="root">`,
+ * what the app would draw first there (the header bar; the dashboard's first row), painted as soon
+ * as the stylesheets have arrived and replaced by the app's first commit.
  */
 
 interface ManifestChunk {
@@ -104,12 +107,15 @@ export async function writeRoutePages({
   manifest,
   early,
   themeStyle,
+  firstPaints = {},
 }: {
   root: string;
   outDir: string;
   manifest: Manifest;
   early?: { source: string; paths: string[] };
   themeStyle?: string;
+  /** HTML each page's document shows in `<div id="root">` until the app renders, by route path (scripts/first-paint.tsx). */
+  firstPaints?: Record<string, string>;
 }): Promise<RoutePage[]> {
   const routesDir = path.join(root, 'src/routes');
   const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
@@ -163,6 +169,12 @@ export async function writeRoutePages({
       const entryScript = /^\s*<script type="module"[^>]*><\/script>$/m.exec(html);
       if (!entryScript) throw new Error('index.html has no module script');
       html = html.replace(entryScript[0], `    <script>${earlyScript}</script>\n${entryScript[0]}`);
+    }
+    const firstPaint = firstPaints[routePathText];
+    if (firstPaint) {
+      // React replaces it in its first commit (src/main.tsx renders into #root).
+      if (!html.includes('<div id="root"></div>')) throw new Error('index.html has no empty <div id="root">');
+      html = html.replace('<div id="root"></div>', () => `<div id="root">${firstPaint}</div>`);
     }
     fs.mkdirSync(path.join(outDir, 'pages'), { recursive: true });
     fs.writeFileSync(path.join(outDir, file), html);

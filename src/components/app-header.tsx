@@ -1,10 +1,11 @@
-import { Avatar, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChartBar, IconChevronDown, IconLogout, IconTags, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { authMessages } from '../lib/messages.ts';
 import { appLabels } from './app-labels.ts';
 import { AppTitle } from './app-title.tsx';
+import { HeaderBar } from './header-bar.tsx';
 import { MenuItemLink } from './menu-item-link.tsx';
 
 /** Below Mantine's `xs` (36em) the header shows its logo without the app's name beside it. */
@@ -30,22 +31,12 @@ export function AppHeader({ nombre, isAdmin, onLogout, onUploadVideo, onManageTa
   // lines, and a long user name pushed the menu off a 320 px screen. It stays the link's name.
   const phone = useMediaQuery(HEADER_NAME_HIDDEN, false, { getInitialValueInEffect: false });
   return (
-    <Box
-      component="header"
-      h={64}
-      px={{ base: 'sm', sm: 'lg' }}
-      bg="var(--mantine-color-body)"
-      pos="sticky"
-      top={0}
-      style={{ zIndex: 100, borderBottom: '1px solid var(--mantine-color-default-border)' }}
-    >
-      <Group h="100%" justify="space-between" wrap="nowrap">
-        <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
-          <AppTitle heading={false} NameWrapper={phone ? VisuallyHidden : undefined} />
-        </Link>
-        <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
-      </Group>
-    </Box>
+    <HeaderBar>
+      <Link to="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
+        <AppTitle heading={false} NameWrapper={phone ? VisuallyHidden : undefined} />
+      </Link>
+      <UserMenu nombre={nombre} isAdmin={isAdmin} onLogout={onLogout} onManageUsers={onManageUsers} onUploadVideo={onUploadVideo} onManageTags={onManageTags} />
+    </HeaderBar>
   );
 }
 

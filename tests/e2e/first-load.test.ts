@@ -211,4 +211,56 @@ describe('a signed-in page\'s first load', () => {
       await signedIn.close();
     }
   });
+
+  it.each([
+    [375, 812],
+    [1280, 800],
+  ])('at %i px the documents paint the header (and the dashboard\'s first row) where the app then draws them, and the app replaces that first paint', async (width, height) => {
+    // What the document shows before the app runs is only there to be replaced in place
+    // (scripts/first-paint.tsx): compared with JavaScript off (the first paint as it stays) and on.
+    const boxesOf = () => {
+      const box = (element: Element | undefined) => {
+        if (!element) return null;
+        const rect = element.getBoundingClientRect();
+        return [rect.x, rect.y, rect.width, rect.height].map(Math.round).join(',');
+      };
+      const find = (selector: string, text?: string) => [...document.querySelectorAll(selector)].find((element) => text === undefined || element.textContent?.trim() === text);
+      return {
+        header: box(find('header')),
+        logo: box(find('header svg')),
+        name: box(find('header .mantine-Title-root', 'Contenido audiovisual TAO')),
+        heading: box(find('h1', 'Datos Generales')),
+        back: box(find('a', 'Volver')),
+        exportButton: box(find('button', 'Exportar dashboard')),
+        firstPaint: document.querySelectorAll('[data-first-paint]').length,
+        headers: document.querySelectorAll('header').length,
+      };
+    };
+    for (const path of ['/statistics', '/videos', `/videos/${videoId}`]) {
+      const drawn: Record<string, ReturnType<typeof boxesOf>> = {};
+      for (const javaScriptEnabled of [false, true]) {
+        const context = await browser.newContext({ viewport: { width, height }, javaScriptEnabled });
+        try {
+          const page = await context.newPage();
+          await page.goto(`${product.url}/api/health`);
+          await page.evaluate((token) => window.localStorage.setItem('token', token), admin.token);
+          await page.goto(`${product.url}${path}`);
+          if (javaScriptEnabled) await page.getByRole('button', { name: /ana\.admin/ }).waitFor();
+          else await page.locator('[data-first-paint] header').waitFor();
+          drawn[String(javaScriptEnabled)] = await page.evaluate(boxesOf);
+        } finally {
+          await context.close();
+        }
+      }
+      const [firstPaint, app] = [drawn.false!, drawn.true!];
+      expect(firstPaint.firstPaint, path).toBe(1);
+      expect(app.firstPaint, path).toBe(0);
+      expect(app.headers, path).toBe(1);
+      expect(firstPaint.header, path).not.toBeNull();
+      for (const part of ['header', 'logo', 'name', 'heading', 'back', 'exportButton'] as const) {
+        if (path === '/statistics' || ['header', 'logo', 'name'].includes(part)) expect(firstPaint[part], `${path} ${part}`).toBe(app[part]);
+      }
+      if (path === '/statistics') expect(firstPaint.heading).not.toBeNull();
+    }
+  });
 });

@@ -1,6 +1,5 @@
 import { useDeferredValue } from 'react';
-import { Button, Container, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
-import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
+import { Button, SimpleGrid, Stack, Tabs } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { appLabels } from '../../components/app-labels.ts';
@@ -11,6 +10,7 @@ import type { StatisticsTableId, TablePaging } from './statistics-search.ts';
 import { StatisticsInfoBoxes } from './statistics-info-boxes.tsx';
 import { StatisticsTableCard } from './statistics-table-card.tsx';
 import { statisticsTables, type StatisticsTableDefinition } from './statistics-tables.ts';
+import { backButtonLook, exportButtonLook, StatisticsTop } from './statistics-top.tsx';
 import { infoBoxesQuery, statisticsTableQuery, viewsPerDayQuery } from './statistics.queries.ts';
 import { ViewsPerDay } from './views-per-day.tsx';
 
@@ -75,53 +75,48 @@ export function StatisticsPage({ pagings, onPaging, exportLogic }: StatisticsPag
   const tablesShown = useAfterFirstRender();
 
   return (
-    <Container size="xl" py="lg" px={{ base: 'xs', sm: 'md' }} component="main">
-      <Stack gap="lg">
-        <Group justify="space-between" align="center" wrap="wrap" gap="sm">
-          <Group gap="sm" wrap="nowrap">
-            {/* The list's filters come along (the layout retains them): back to the same list. */}
-            {/* Never narrower than its label: on a 320 px phone the title wraps instead ('Volve' otherwise). */}
-            <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />} style={{ flexShrink: 0 }}>
-              {appLabels.back}
-            </ButtonLink>
-            <Title order={1} fz="h2">
-              {appLabels.statisticsTitle}
-            </Title>
-          </Group>
-          <Button
-            leftSection={<IconDownload size={18} aria-hidden />}
-            disabled={exportBusy && request?.kind !== 'dashboard'}
-            loading={request?.kind === 'dashboard'}
-            onClick={() => exporter.send({ type: 'export.dashboard' })}
-          >
-            {appLabels.exportDashboard}
-          </Button>
-        </Group>
-        <Tabs value="general">
-          <Tabs.List>
-            <Tabs.Tab value="general">{appLabels.statisticsTabGeneral}</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="general" pt="lg">
-            <Stack gap="lg">
-              <StatisticsInfoBoxes boxes={infoBoxes.data} {...sectionState(infoBoxes)} />
-              <ViewsPerDay days={viewsPerDay.data} {...sectionState(viewsPerDay)} />
-              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-                {tablesShown && statisticsTables.map((table) => (
-                  <TableSection
-                    key={table.id}
-                    table={table}
-                    paging={pagings[table.id]}
-                    onPaging={onPaging}
-                    onExport={(id) => exporter.send({ type: 'export.table', table: id })}
-                    exportBusy={exportBusy}
-                    exporting={request?.kind === 'table' && request.table === table.id}
-                  />
-                ))}
-              </SimpleGrid>
-            </Stack>
-          </Tabs.Panel>
-        </Tabs>
-      </Stack>
-    </Container>
+    <StatisticsTop
+      back={
+        // The list's filters come along (the layout retains them): back to the same list.
+        <ButtonLink to="/videos" {...backButtonLook}>
+          {appLabels.back}
+        </ButtonLink>
+      }
+      exportButton={
+        <Button
+          {...exportButtonLook}
+          disabled={exportBusy && request?.kind !== 'dashboard'}
+          loading={request?.kind === 'dashboard'}
+          onClick={() => exporter.send({ type: 'export.dashboard' })}
+        >
+          {appLabels.exportDashboard}
+        </Button>
+      }
+    >
+      <Tabs value="general">
+        <Tabs.List>
+          <Tabs.Tab value="general">{appLabels.statisticsTabGeneral}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="general" pt="lg">
+          <Stack gap="lg">
+            <StatisticsInfoBoxes boxes={infoBoxes.data} {...sectionState(infoBoxes)} />
+            <ViewsPerDay days={viewsPerDay.data} {...sectionState(viewsPerDay)} />
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              {tablesShown && statisticsTables.map((table) => (
+                <TableSection
+                  key={table.id}
+                  table={table}
+                  paging={pagings[table.id]}
+                  onPaging={onPaging}
+                  onExport={(id) => exporter.send({ type: 'export.table', table: id })}
+                  exportBusy={exportBusy}
+                  exporting={request?.kind === 'table' && request.table === table.id}
+                />
+              ))}
+            </SimpleGrid>
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+    </StatisticsTop>
   );
 }
