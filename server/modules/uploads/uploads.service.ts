@@ -156,7 +156,11 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
   async function received(row: UploadRow): Promise<number> {
     // The size recorded when it arrived: processing may have rewritten the stored file since.
     if (isComplete(row)) return row.video_size !== null ? Number(row.video_size) : ((await storage.stat(row.asset_id, VIDEO_FILE))?.size ?? 0);
-    return (await storage.partialSize(row.asset_id, VIDEO_FILE)) ?? 0;
+    const held = (await storage.partialSize(row.asset_id, VIDEO_FILE)) ?? 0;
+    // A server killed between the commit and the state change holds the whole file, committed
+    // (arrivedWhole's 'committed'; the offset query completes it): every byte is there, not none.
+    if (held === 0 && (await arrivedWhole(row, 0, row.video_size === null ? 0 : Number(row.video_size))) === 'committed') return Number(row.video_size);
+    return held;
   }
 
   async function getUpload(assetId: string): Promise<UploadState> {
