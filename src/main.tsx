@@ -17,8 +17,8 @@ const themeInDocument = document.querySelector(`style[${THEME_STYLE_ATTRIBUTE}]`
 
 /**
  * How long the first render waits for the router to load the address's route (its code, guards and
- * loaders). Longer loads (a slow or failing server: reads retry for seconds) render at once and show
- * the header while the route finishes loading, as the router's own pending threshold would.
+ * loaders). Past it (a slow or failing server: reads retry for seconds) the app renders at once, as
+ * it did before, and the router's own pending views take over (a video's 'Cargando el video').
  */
 const FIRST_RENDER_WAIT_MS = 1000;
 

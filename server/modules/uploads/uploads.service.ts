@@ -159,7 +159,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
     const held = (await storage.partialSize(row.asset_id, VIDEO_FILE)) ?? 0;
     // A server killed between the commit and the state change holds the whole file, committed
     // (arrivedWhole's 'committed'; the offset query completes it): every byte is there, not none.
-    if (held === 0 && (await arrivedWhole(row, 0, row.video_size === null ? 0 : Number(row.video_size))) === 'committed') return Number(row.video_size);
+    if (held === 0 && row.video_size !== null && (await arrivedWhole(row, 0, Number(row.video_size))) === 'committed') return Number(row.video_size);
     return held;
   }
 

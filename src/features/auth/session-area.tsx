@@ -34,10 +34,9 @@ export function SessionArea({ session, onManageUsers, onUploadVideo, onManageTag
   // 'session.enter' (sent by the effect above, after that render), whose re-render drew the whole
   // page a second time, synchronously, in one long task (docs/DECISIONS.md, "The first render in
   // slices"). Without a token the session goes to 'Sesión expirada'. The token is looked at again
-  // whenever the session changes, and the area renders again only when it has come or gone (the
-  // session clears it on logout, on 'Iniciar sesión' and on the idle time-out).
-  useSelector(session, () => getToken() !== null);
-  const token = getToken();
+  // whenever the session changes, and the area renders again only when it has changed (the session
+  // clears it on logout, on 'Iniciar sesión' and on the idle time-out).
+  const token = useSelector(session, () => getToken());
 
   return (
     <>
