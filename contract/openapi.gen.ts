@@ -336,6 +336,13 @@ export interface paths {
                  *     only makes the location of a new version differ, so caches fetch it.
                  */
                 v?: number;
+                /**
+                 * @description Asks for the thumbnail's card-sized copy, 400 pixels wide (a narrower picture keeps its
+                 *     width): not signed, as the copy shows the very picture the location is signed for. Only
+                 *     `thumbnail.jpg` has one; for the other files, and when the copy does not exist (yet), the
+                 *     answer is the same as without `w`.
+                 */
+                w?: 400;
             };
             header?: never;
             path: {
@@ -361,7 +368,8 @@ export interface paths {
          *
          *     `thumbnail.jpg` is answered as its WebP copy (`image/webp`, about half the bytes) when the
          *     request's `Accept` names `image/webp` and the copy exists (thumbnails stored since WebP copies
-         *     are made), else as the JPEG; either answer carries `Vary: Accept`.
+         *     are made), else as the JPEG; either answer carries `Vary: Accept`. With `w=400`, the WebP
+         *     answer is the card-sized copy (a third of the pixels of a 640-pixel picture) when it exists.
          */
         get: operations["getMedia"];
         put?: never;
@@ -1504,6 +1512,13 @@ export interface operations {
                  *     only makes the location of a new version differ, so caches fetch it.
                  */
                 v?: number;
+                /**
+                 * @description Asks for the thumbnail's card-sized copy, 400 pixels wide (a narrower picture keeps its
+                 *     width): not signed, as the copy shows the very picture the location is signed for. Only
+                 *     `thumbnail.jpg` has one; for the other files, and when the copy does not exist (yet), the
+                 *     answer is the same as without `w`.
+                 */
+                w?: 400;
             };
             header?: {
                 /** @description One byte range (RFC 9110 §14.2). */

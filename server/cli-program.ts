@@ -56,8 +56,8 @@ Commands:
   playable [--check]                     rewrite the library's videos that not every browser plays (WebM,
                                          QuickTime, HEVC, 10-bit, the index at the end) as H.264/AAC MP4, as
                                          processing does for new uploads; --check only lists them
-  webp-thumbnails                        make the WebP copy (about half the bytes, served to browsers) of
-                                         the thumbnails stored before copies were made
+  webp-thumbnails                        make the WebP copies (the picture's, about half the bytes, and
+                                         the cards' 400-pixel one) that thumbnails stored before lack
   help                                   show this help
 
 The database is the one the server uses: DATABASE_URL (PostgreSQL) or DATA_DIR (SQLite).`;

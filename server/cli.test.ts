@@ -12,6 +12,7 @@ import { findUserByKey } from './modules/accounts/accounts.repository.ts';
 import { readViewCounters, rebuildViewCounters } from './modules/statistics/statistics.repository.ts';
 import { mediaTools, probe, testVideoBytes } from './media/ffmpeg.ts';
 import { makeForeignVideo } from './media/foreign-videos.ts';
+import { THUMBNAIL_SMALL_WEBP } from './media/thumbnails.ts';
 import { addVideo, assetId, createUser, titles } from './modules/videos/videos.test-support.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { createFirstAdmin, invitationTokenOf, inviteUser, registerAndEnrol, type TestUser } from '../tests/utils/accounts.ts';
@@ -388,23 +389,29 @@ describeOnEachDatabase('command line: webp-thumbnails', (server) => {
     return asset;
   }
 
-  it('makes the WebP copy of the thumbnails stored without one, leaves those that have one, and a second run finds nothing to do', async () => {
+  it('makes the WebP copies the thumbnails stored without them lack, leaves those they have, and a second run finds nothing to do', async () => {
     const old = await videoWithThumbnail('Miniatura antigua', { 'thumbnail.jpg': jpeg });
     const copied = Buffer.from('RIFF\0\0\0\0WEBP already made');
+    // stored when WebP copies were made, before the card-sized one was
     const recent = await videoWithThumbnail('Miniatura reciente', { 'thumbnail.jpg': jpeg, 'thumbnail.webp': copied });
+    const small = Buffer.from('RIFF\0\0\0\0WEBP small, already made');
+    const newest = await videoWithThumbnail('Miniatura nueva', { 'thumbnail.jpg': jpeg, 'thumbnail.webp': copied, [THUMBNAIL_SMALL_WEBP]: small });
     await videoWithThumbnail('Fila generada', {});
     await addVideo(server(), { titulo: 'Sin miniatura' });
 
     const run = await cli('webp-thumbnails');
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toBe('3 thumbnails: 1 WebP copies made, 1 had one, 1 without a stored file.');
+    expect(run.stdout.trim()).toBe('4 thumbnails: 3 WebP copies made, 1 had them, 1 without a stored file.');
     const made = fs.readFileSync(storage().localPath(old, 'thumbnail.webp'));
     expect(made.subarray(8, 12).toString('latin1')).toBe('WEBP');
     expect((await probe(storage().localPath(old, 'thumbnail.webp'))).width).toBe(320);
+    expect((await probe(storage().localPath(old, THUMBNAIL_SMALL_WEBP))).width).toBe(320);
     expect(fs.readFileSync(storage().localPath(recent, 'thumbnail.webp')).equals(copied)).toBe(true);
+    expect(fs.readFileSync(storage().localPath(recent, THUMBNAIL_SMALL_WEBP)).subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect(fs.readFileSync(storage().localPath(newest, THUMBNAIL_SMALL_WEBP)).equals(small)).toBe(true);
 
     const again = await cli('webp-thumbnails');
-    expect(again.stdout.trim()).toBe('3 thumbnails: 0 WebP copies made, 2 had one, 1 without a stored file.');
+    expect(again.stdout.trim()).toBe('4 thumbnails: 0 WebP copies made, 3 had them, 1 without a stored file.');
   }, 60_000);
 
   it('a thumbnail ffmpeg cannot read is named, keeps its JPEG, and the command ends with exit code 1', async () => {
@@ -413,6 +420,7 @@ describeOnEachDatabase('command line: webp-thumbnails', (server) => {
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/«Miniatura dañada»: no WebP copy made, its JPEG is served/);
     expect(await storage().stat(broken, 'thumbnail.webp')).toBeUndefined();
+    expect(await storage().stat(broken, THUMBNAIL_SMALL_WEBP)).toBeUndefined();
     expect(fs.readFileSync(storage().localPath(broken, 'thumbnail.jpg')).equals(Buffer.alloc(500, 7))).toBe(true);
   }, 60_000);
 });

@@ -30,7 +30,7 @@ describeOnEachDatabase('demo library (npm run cli -- demo)', (server: () => Test
     expect(first.ratings).toBeGreaterThan(0);
     for (let i = 1; i <= VIDEOS; i++) {
       const dir = path.join(server().config.mediaDir, `demo-video-0${i}`);
-      expect(fs.readdirSync(dir).sort()).toEqual(['preview.mp4', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
+      expect(fs.readdirSync(dir).sort()).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
     }
     expect(describeDemo(first, server().config)).toContain('ana.garcia');
   }, 120_000);

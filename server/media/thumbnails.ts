@@ -23,6 +23,15 @@ export const THUMBNAIL_MAX_WIDTH = 1280;
 export const THUMBNAIL_WEBP = 'thumbnail.webp';
 /** libwebp's quality (0–100) for the copy: at 640 pixels about 45 % of the JPEG's size, no visible loss. */
 export const WEBP_QUALITY = 80;
+/**
+ * The width of the thumbnail's card-sized WebP copy: a card is 296–405 pixels wide on a screen 640
+ * pixels wide or more, so on a screen of one device pixel per CSS pixel (most office monitors) this
+ * copy fills it, with a third of the 640-pixel picture's pixels. The library's cards ask for it
+ * through `srcset` (GET /api/media `w=400`; docs/DECISIONS.md, "Card-sized thumbnails").
+ */
+export const THUMBNAIL_SMALL_WIDTH = 400;
+/** The card-sized WebP copy (THUMBNAIL_SMALL_WIDTH pixels wide at most; a narrower picture keeps its width). */
+export const THUMBNAIL_SMALL_WEBP = `thumbnail-${THUMBNAIL_SMALL_WIDTH}.webp`;
 
 /**
  * Runs `work` on a path of the stored file on this machine: the file itself when the storage is a
@@ -71,31 +80,45 @@ export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX
   );
 }
 
-/** A WebP of a JPEG (the same pixels); MediaToolError when ffmpeg cannot (no libwebp, say). */
-export function jpegToWebp(input: string, out: string): Promise<void> {
-  return ffmpegPicture(['-i', path.resolve(input), '-frames:v', '1', '-c:v', 'libwebp', '-quality', String(WEBP_QUALITY), '-f', 'webp', path.resolve(out)], 'make the WebP thumbnail');
+/**
+ * A WebP of a JPEG: the same pixels, or with `maxWidth` at most that wide (the height in proportion);
+ * MediaToolError when ffmpeg cannot (no libwebp, say).
+ */
+export function jpegToWebp(input: string, out: string, maxWidth?: number): Promise<void> {
+  const scale = maxWidth === undefined ? [] : ['-vf', `scale=w='min(${maxWidth},iw)':h=-1`];
+  return ffmpegPicture(
+    ['-i', path.resolve(input), '-frames:v', '1', ...scale, '-c:v', 'libwebp', '-quality', String(WEBP_QUALITY), '-f', 'webp', path.resolve(out)],
+    'make the WebP thumbnail',
+  );
 }
 
+/** The WebP copies of a thumbnail: the file each is stored as, and the width it is made at most (none: the JPEG's). */
+export const WEBP_COPIES: ReadonlyArray<{ file: string; maxWidth?: number }> = [{ file: THUMBNAIL_WEBP }, { file: THUMBNAIL_SMALL_WEBP, maxWidth: THUMBNAIL_SMALL_WIDTH }];
+
 /**
- * Stores the JPEG at `jpeg` as the asset's `thumbnail.jpg` and its WebP copy as `thumbnail.webp`.
- * The old copy goes first, so that a stop half-way never leaves a WebP of the previous picture
- * beside the new JPEG (the JPEG alone is then served). A copy that cannot be made is logged and left
- * out: browsers get the JPEG. Answers whether the copy was stored.
+ * Stores the JPEG at `jpeg` as the asset's `thumbnail.jpg` and its WebP copies (WEBP_COPIES: the
+ * same picture as `thumbnail.webp`, the card-sized one as THUMBNAIL_SMALL_WEBP). The old copies go
+ * first, so that a stop half-way never leaves a WebP of the previous picture beside the new JPEG
+ * (the JPEG is then served in its place). A copy that cannot be made is logged and left out:
+ * browsers get the JPEG. Answers whether every copy was stored.
  */
 export async function storeThumbnail(storage: Storage, assetId: string, jpeg: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
-  await storage.remove(assetId, THUMBNAIL_WEBP);
+  for (const copy of WEBP_COPIES) await storage.remove(assetId, copy.file);
   await writeLocalFile(storage, assetId, 'thumbnail.jpg', jpeg);
-  const webp = `${jpeg}.webp`;
-  try {
-    await jpegToWebp(jpeg, webp);
-    await writeLocalFile(storage, assetId, THUMBNAIL_WEBP, webp);
-    return true;
-  } catch (error) {
-    log?.warn({ err: error, assetId }, 'could not make the WebP copy of the thumbnail; the JPEG is served');
-    return false;
-  } finally {
-    await fs.promises.rm(webp, { force: true });
+  let stored = true;
+  for (const copy of WEBP_COPIES) {
+    const webp = `${jpeg}.${copy.file}`;
+    try {
+      await jpegToWebp(jpeg, webp, copy.maxWidth);
+      await writeLocalFile(storage, assetId, copy.file, webp);
+    } catch (error) {
+      log?.warn({ err: error, assetId, file: copy.file }, 'could not make a WebP copy of the thumbnail; the JPEG is served in its place');
+      stored = false;
+    } finally {
+      await fs.promises.rm(webp, { force: true });
+    }
   }
+  return stored;
 }
 
 /**

@@ -93,7 +93,7 @@ describe('the app with media in S3', () => {
     }
     expect(upload).toMatchObject({ estado: 'ready', recibido: VIDEO.length, error: null });
     expect(upload!.duracion).toBeGreaterThan(1.9);
-    expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
+    expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
     expect(fs.existsSync(server.config.mediaDir), 'nothing in the local media directory').toBe(false);
 
     // an administrator's own thumbnail waits in the bucket, and is converted (from a temporary copy) when the video is made
@@ -118,7 +118,7 @@ describe('the app with media in S3', () => {
     expect([...served.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     expect(served.equals(processedThumbnail), 'the adopted thumbnail, not the one processing made').toBe(false);
     expect(served.equals(await bucketObject(`${PREFIX}/${session.assetId}/thumbnail.jpg`))).toBe(true);
-    expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
+    expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
     // a browser (Accept names image/webp) gets the adopted picture's WebP copy from the bucket
     const webp = await fetch(`${base}${video.urlThumbnail}`, { headers: { accept: 'image/avif,image/webp,*/*;q=0.8' } });
     expect([webp.status, webp.headers.get('content-type'), webp.headers.get('vary')]).toEqual([200, 'image/webp', 'Accept']);

@@ -359,6 +359,46 @@ describe('the library in Chromium', () => {
     }
   });
 
+  it("takes the thumbnail's card-sized copy where a card's pixels are few, and the picture on dense screens", async () => {
+    // window width, device pixels per CSS pixel, the card's width `sizes` states there, the copy to take
+    const cases = [
+      { width: 1366, scale: 1, slot: 310, small: true },
+      { width: 1280, scale: 1, slot: 300, small: true },
+      { width: 1100, scale: 1, slot: (1100 - 64) / 3, small: true },
+      { width: 1280, scale: 2, slot: 300, small: false },
+      { width: 375, scale: 3, slot: 375 - 32, small: false },
+    ];
+    for (const { width, scale, slot, small } of cases) {
+      const sized = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: scale, locale: 'es-ES' });
+      const view = await sized.newPage();
+      const pictures: Array<{ url: string; type: string; bytes: number }> = [];
+      view.on('response', (response) => {
+        if (!response.url().includes('/thumbnail.jpg')) return;
+        void response.body().then(
+          (body) => pictures.push({ url: response.url(), type: response.headers()['content-type'] ?? '', bytes: body.length }),
+          () => undefined,
+        );
+      });
+      await openSignedIn(view, product, admin);
+      const thumbnail = view.getByRole('list', { name: 'Videos' }).getByRole('img', { name: /^Miniatura de / }).first();
+      await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
+      const shown = await thumbnail.evaluate((img: HTMLImageElement) => ({ src: img.currentSrc, width: img.getBoundingClientRect().width }));
+      const label = `${width} px at ${scale}×`;
+      // `sizes` tells the browser the card's width before the layout: it must stay true to the grid
+      expect(Math.abs(shown.width - slot), label).toBeLessThan(12);
+      const location = new URL(shown.src);
+      expect(location.searchParams.get('w'), label).toBe(small ? '400' : null);
+      await expect.poll(() => pictures.find((picture) => picture.url === shown.src), { timeout: 10_000 }).toMatchObject({ type: 'image/webp' });
+      // the copy taken on few pixels is a fraction of the picture's bytes
+      location.searchParams.delete('w');
+      const whole = await view.request.get(location.href, { headers: { accept: 'image/webp' } });
+      const taken = pictures.find((picture) => picture.url === shown.src)!.bytes;
+      if (small) expect(taken, label).toBeLessThan((await whole.body()).length * 0.7);
+      else expect(taken, label).toBe((await whole.body()).length);
+      await sized.close();
+    }
+  });
+
   it('a 375×812 phone shows a usable one-column grid without sideways scrolling', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true, locale: 'es-ES' });
     const mobile = await phone.newPage();

@@ -10,7 +10,7 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { mediaExpiry, mediaUrl, signPath, type MediaFile } from '../../media/signed-urls.ts';
-import { THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
+import { THUMBNAIL_SMALL_WEBP, THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 
 const ASSET = 'demo_asset_01';
@@ -21,6 +21,9 @@ const PREVIEW = crypto.randomBytes(2_000);
 /** An asset whose thumbnail has its WebP copy (server/media/thumbnails.ts storeThumbnail). */
 const WITH_WEBP = 'demo_asset_03';
 const WEBP = crypto.randomBytes(600);
+/** An asset whose thumbnail has both WebP copies, the whole picture's and the card-sized one. */
+const WITH_SMALL = 'demo_asset_04';
+const SMALL_WEBP = crypto.randomBytes(250);
 const BROWSER_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
 
 function split(url: string) {
@@ -41,6 +44,40 @@ describeOnEachDatabase('GET /api/media/{id}/{file}', (server: () => TestServer) 
     await storage.write(ASSET, 'preview.mp4', Readable.from([PREVIEW]));
     await storage.write(WITH_WEBP, 'thumbnail.jpg', Readable.from([THUMB]));
     await storage.write(WITH_WEBP, THUMBNAIL_WEBP, Readable.from([WEBP]));
+    await storage.write(WITH_SMALL, 'thumbnail.jpg', Readable.from([THUMB]));
+    await storage.write(WITH_SMALL, THUMBNAIL_WEBP, Readable.from([WEBP]));
+    await storage.write(WITH_SMALL, THUMBNAIL_SMALL_WEBP, Readable.from([SMALL_WEBP]));
+  });
+
+  it("answers w=400 with the thumbnail's card-sized WebP copy, with a validator of its own", async () => {
+    const small = await get(`${url('thumbnail.jpg', WITH_SMALL)}&w=400`, { accept: BROWSER_ACCEPT });
+    expect([small.statusCode, small.headers['content-type'], small.headers.vary]).toEqual([200, 'image/webp', 'Accept']);
+    expect(small.rawPayload.equals(SMALL_WEBP)).toBe(true);
+    const whole = await get(url('thumbnail.jpg', WITH_SMALL), { accept: BROWSER_ACCEPT });
+    expect(whole.rawPayload.equals(WEBP)).toBe(true);
+    expect(small.headers.etag).not.toBe(whole.headers.etag);
+    // after a replaced thumbnail, the location carries its version too
+    const versioned = await get(`${url('thumbnail.jpg', WITH_SMALL)}&v=3&w=400`, { accept: BROWSER_ACCEPT });
+    expect(versioned.rawPayload.equals(SMALL_WEBP)).toBe(true);
+  });
+
+  it('answers w=400 as without it where there is no card-sized copy, and to a client that takes no WebP', async () => {
+    const noSmall = await get(`${url('thumbnail.jpg', WITH_WEBP)}&w=400`, { accept: BROWSER_ACCEPT });
+    expect([noSmall.statusCode, noSmall.headers['content-type']]).toEqual([200, 'image/webp']);
+    expect(noSmall.rawPayload.equals(WEBP)).toBe(true);
+    const noWebp = await get(`${url('thumbnail.jpg')}&w=400`, { accept: BROWSER_ACCEPT });
+    expect(noWebp.rawPayload.equals(THUMB)).toBe(true);
+    const jpegClient = await get(`${url('thumbnail.jpg', WITH_SMALL)}&w=400`, { accept: 'image/jpeg' });
+    expect([jpegClient.headers['content-type'], jpegClient.rawPayload.equals(THUMB)]).toEqual(['image/jpeg', true]);
+    const video = await get(`${url('video.mp4')}&w=400`);
+    expect([video.statusCode, video.rawPayload.equals(VIDEO)]).toEqual([200, true]);
+  });
+
+  it('refuses a width it keeps no copy at with a validation problem naming w', async () => {
+    const res = await get(`${url('thumbnail.jpg', WITH_SMALL)}&w=300`, { accept: BROWSER_ACCEPT });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.json()).toMatchObject({ type: expect.stringMatching(/validation-error$/), detail: expect.stringMatching(/\bw\b/) });
   });
 
   it("answers a thumbnail's WebP copy to a browser that accepts WebP, and the JPEG to a client that does not", async () => {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AppContext, ServerModule } from '../../context.ts';
 import { checkSignedPath, mediaPath, type MediaFile } from '../../media/signed-urls.ts';
-import { THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
+import { THUMBNAIL_SMALL_WEBP, THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { openStorage } from '../../storage/open-storage.ts';
 import { MEMORY_READ_MAX_BYTES, type OpenedFile, type Storage } from '../../storage/storage.ts';
@@ -40,7 +40,7 @@ export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.
     handlers: {
       getMedia: async (request, reply) => {
         const { id, file } = request.params;
-        const { expires, signature } = request.query;
+        const { expires, signature, w } = request.query;
         const now = Date.now();
         // A HEAD request uses the location signed for GET: it asks for the same thing without the bytes.
         const check = checkSignedPath(ctx.secrets.urlKey, 'GET', mediaPath(id, file), expires, signature, now);
@@ -48,11 +48,20 @@ export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.
         if (check !== 'valid') throw new HttpProblem(403, 'invalid-signature', 'this media location is not signed for this file');
 
         // A thumbnail's WebP copy to a browser that accepts it (about half the bytes), else the JPEG;
-        // caches keep one answer per Accept (docs/DECISIONS.md, "Thumbnails as WebP").
+        // caches keep one answer per Accept (docs/DECISIONS.md, "Thumbnails as WebP"). With `w`, the
+        // card-sized copy when there is one (docs/DECISIONS.md, "Card-sized thumbnails").
         const webp = file === 'thumbnail.jpg' && acceptsWebp(header(request.headers.accept));
         if (file === 'thumbnail.jpg') reply.header('Vary', 'Accept');
-        const stored = webp ? await storage.open(id, THUMBNAIL_WEBP) : undefined;
-        const served = stored ? THUMBNAIL_WEBP : file;
+        const copies = w === undefined ? [THUMBNAIL_WEBP] : [THUMBNAIL_SMALL_WEBP, THUMBNAIL_WEBP];
+        let stored: OpenedFile | undefined;
+        let served: string = file;
+        for (const copy of webp ? copies : []) {
+          stored = await storage.open(id, copy);
+          if (stored) {
+            served = copy;
+            break;
+          }
+        }
         const opened: OpenedFile | undefined = stored ?? (await storage.open(id, file));
         if (!opened) throw new HttpProblem(404, 'resource-not-found', 'this media file does not exist');
         let streaming = false;

@@ -323,7 +323,7 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     expect(answer.duracion).toBeGreaterThan(1.9);
     expect(answer.duracion).toBeLessThan(2.2);
     expect(answer.video).toBeUndefined();
-    expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
+    expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
     const row = await findUpload(server().db.kysely, assetId);
     expect([row?.has_thumbnail, row?.has_preview, Number(row?.video_size)]).toEqual([1, 1, VIDEO.length]);
   });
@@ -379,7 +379,7 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     const info = await probe(stored);
     expect([info.videoCodec, info.pixelFormat, info.audioCodec, info.width, info.height]).toEqual(['h264', 'yuv420p', 'aac', 1280, 720]);
     expect(await indexFirst(stored)).toBe(true);
-    expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
+    expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
   }, 150_000);
 
   it('a short upload is processed while a long rewrite runs: it does not wait behind it', async () => {

@@ -5,7 +5,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { renderWithTheme } from '../../../tests/utils/render.tsx';
 import { stubIntersectionObserver, stubMatchMedia } from '../../../tests/utils/setup-ui.ts';
 import { placeholderVideos, PLACEHOLDER_COUNT } from './placeholder-videos.ts';
-import { PREVIEW_SETTLE_MS, TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
+import { PREVIEW_SETTLE_MS, thumbnailSrcSet, TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
 
 type Video = components['schemas']['Video'];
 
@@ -69,6 +69,16 @@ describe('VideoCard', () => {
     expect(within(card()).getByText('perros', { selector: 'em' })).toBeInTheDocument();
     expect(within(card()).getByLabelText('Duración: 3:25')).toHaveTextContent('3:25');
     expect(within(card()).getByRole('img', { name: 'Puntuación media: 3,5 de 5' })).toBeInTheDocument();
+  });
+
+  it("offers the browser the thumbnail's card-sized copy beside the picture, with the card's width per window", () => {
+    const url = '/api/media/asset-42/thumbnail.jpg?expires=1700000000&signature=abc&v=2';
+    renderCard({}, { urlThumbnail: url });
+    const thumbnail = within(card()).getByRole('img', { name: 'Miniatura de Paseo por el parque' });
+    expect(thumbnail).toHaveAttribute('src', url);
+    expect(thumbnail).toHaveAttribute('srcset', `${url}&w=400 400w, ${url} 640w`);
+    expect(thumbnail.getAttribute('sizes')).toMatch(/^\(min-width: 1320px\) 310px, .*, calc\(100vw - 32px\)$/);
+    expect(thumbnailSrcSet('/media/42/thumb.jpg')).toBe('/media/42/thumb.jpg?w=400 400w, /media/42/thumb.jpg 640w');
   });
 
   it('shows a placeholder image with a name when there is no thumbnail', () => {

@@ -23,6 +23,34 @@ export const PREVIEW_IN_VIEW_RATIO = 0.75;
  */
 export const PREVIEW_SETTLE_MS = 800;
 
+/**
+ * The width of the thumbnail's card-sized copy the server keeps (GET /api/media `w=400`): a card is
+ * 296–405 pixels wide from 640 pixels of window up, so on a screen of one device pixel per CSS pixel
+ * the browser takes it instead of the 640-pixel (or wider) picture; on denser screens and phones it
+ * takes the picture (docs/DECISIONS.md, "Card-sized thumbnails").
+ */
+export const CARD_THUMBNAIL_WIDTH = 400;
+/** The thumbnail's width the browser assumes for the picture itself (640 for a frame of the video; an uploaded one may be wider). */
+const THUMBNAIL_WIDTH = 640;
+
+/** `srcset` of a thumbnail location: its card-sized copy and the picture. */
+export function thumbnailSrcSet(url: string): string {
+  const small = `${url}${url.includes('?') ? '&' : '?'}w=${CARD_THUMBNAIL_WIDTH}`;
+  return `${small} ${CARD_THUMBNAIL_WIDTH}w, ${url} ${THUMBNAIL_WIDTH}w`;
+}
+
+/**
+ * A card's width by window width (video-grid.tsx's columns; the page is Mantine's `xl` container,
+ * 1,320 pixels at most with 16 pixels of padding each side, and the cards 16 pixels apart).
+ */
+export const CARD_SIZES = [
+  '(min-width: 1320px) 310px',
+  '(min-width: 1280px) calc((100vw - 80px) / 4)',
+  '(min-width: 992px) calc((100vw - 64px) / 3)',
+  '(min-width: 640px) calc((100vw - 48px) / 2)',
+  'calc(100vw - 32px)',
+].join(', ');
+
 export interface VideoCardProps {
   video: Video;
   /** Shows the edit and delete buttons (SPEC §6). */
@@ -139,6 +167,8 @@ function LoadedCard({
           {video.urlThumbnail ? (
             <img
               src={video.urlThumbnail}
+              srcSet={thumbnailSrcSet(video.urlThumbnail)}
+              sizes={CARD_SIZES}
               alt={libraryMessages.thumbnailAlt(video.titulo)}
               loading={firstRow ? 'eager' : 'lazy'}
               // The others low, so the browser does not raise those it finds in the window to the first row's.
