@@ -15,6 +15,12 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
+  /**
+   * SQLite only: a value that stays the same exactly as long as nothing is written to the database,
+   * by this process or any other (read-cache.ts remembers reads under it); undefined on PostgreSQL
+   * and while a transaction is open on the connection.
+   */
+  changeStamp?: () => string | undefined;
 }
 
 export interface DbOptions {
@@ -59,19 +65,34 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${LOCK_TIMEOUT_MS}`);
   database.pragma('synchronous = NORMAL');
-  reusePreparedStatements(database);
+  // Writes through this connection (counted as their statements are prepared to run) and commits
+  // by other connections (SQLite's data_version, e.g. the command line's) change the stamp.
+  let writes = 0;
+  const dataVersion = database.prepare('pragma data_version').pluck();
+  reusePreparedStatements(database, () => (writes += 1));
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    close: () => kysely.destroy(),
+    changeStamp: () => (database.inTransaction ? undefined : `${String(dataVersion.get())} ${writes}`),
+  };
 }
 
 /**
  * Prepared plans: Kysely prepares every query it runs; with this, the same SQL text reuses its
  * prepared statement (parameters are bound per run). Safe because Kysely runs one query at a time on
  * the connection. At most 500 are kept, the least recently used going first (lists of ids, `in (?, ?…)`,
- * make a text per length: they must not push out the statements every request runs).
+ * make a text per length: they must not push out the statements every request runs). `onWrite` is
+ * called as a statement that may write is prepared to run, and as SQL is run by `exec`.
  */
-function reusePreparedStatements(database: SQLite.Database): void {
+function reusePreparedStatements(database: SQLite.Database, onWrite: () => void): void {
   const prepare = database.prepare.bind(database);
+  const exec = database.exec.bind(database);
+  database.exec = ((source: string) => {
+    onWrite();
+    return exec(source);
+  }) as typeof database.exec;
   const statements = new Map<string, ReturnType<typeof prepare>>();
   database.prepare = ((source: string) => {
     let statement = statements.get(source);
@@ -82,6 +103,7 @@ function reusePreparedStatements(database: SQLite.Database): void {
       statement = prepare(source);
     }
     statements.set(source, statement);
+    if (!statement.readonly) onWrite();
     return statement;
   }) as typeof database.prepare;
 }

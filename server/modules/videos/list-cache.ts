@@ -24,9 +24,10 @@ import {
  * - the viewer's own state of a page's videos, under the generation of that viewer's own fields;
  * - answers as sent (UTF-8 JSON), under what they are made of: the videos in their order, those
  *   generations, the caller's own state of each and the hour the signed locations expire.
- * The generations are read from the database at every request (readListGenerations) and every
- * write bumps them in its own transaction (triggers; refreshSearchIndex), so a remembered answer is
- * never used after a write committed, whichever server made it. Memory is bounded.
+ * The generations are read from the database at every request (readListGenerations; on SQLite
+ * remembered until the next write, server/db/read-cache.ts) and every write bumps them in its own
+ * transaction (triggers; refreshSearchIndex), so a remembered answer is never used after a write
+ * committed, whichever server or process made it. Memory is bounded.
  */
 
 /** A map that forgets its least recently used entries beyond a total weight. */

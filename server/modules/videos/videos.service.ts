@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
+import { ReadCache } from '../../db/read-cache.ts';
 import type { VideoStatus } from '../../db/schema.ts';
 import { MediaToolError } from '../../media/ffmpeg.ts';
 import { ASSET_ID_PATTERN, mediaExpiry } from '../../media/signed-urls.ts';
@@ -33,6 +34,7 @@ import {
   updateVideoRow,
   upsertOwnState,
   type Executor,
+  type ListGenerations,
   type OwnStateChanges,
   type VideoRow,
   type ViewedVideoRow,
@@ -119,6 +121,9 @@ async function viewedVideo(ctx: VideosContext, db: Executor, caller: Caller, id:
 
 // ── reading ─────────────────────────────────────────────────────────────────────────────────────
 
+/** The generations a caller's lists depend on, until the next write to the database (read-cache.ts). */
+const listGenerations = new ReadCache<ListGenerations>(10_000);
+
 /** A list as sent: its JSON (UTF-8, the text JSON.stringify writes for its videos) and the number of all matches. */
 export interface ListAnswer {
   json: Buffer;
@@ -137,7 +142,7 @@ export interface ListAnswer {
 export async function listVideos(ctx: VideosContext, caller: Caller, params: ListVideosParams): Promise<ListAnswer> {
   const db = ctx.db.kysely;
   const query = parseListQuery(params, ctx.db.dialect);
-  const generations = await readListGenerations(db, caller.userId);
+  const generations = await listGenerations.read(ctx.db, String(caller.userId), () => readListGenerations(db, caller.userId));
   const viewer: Viewer = { ...viewerOf(caller), organizacion: generations.organizacion };
   const page = listPage(ctx.db, viewer, generations, query);
   const ids = await page.ids;
