@@ -40,7 +40,7 @@ import pg from 'pg';
 import { generateTestVideo, mediaTools } from '../server/media/ffmpeg.ts';
 import { seededRandom } from '../server/seeded-random.ts';
 import { api, apiOk, freePort, registerWithInvitation, startBuiltServer, type BuiltServer } from './built-server.ts';
-import { markdownTable, reportSection } from './report.ts';
+import { markdownTable, OWN_GOAL, reportSection } from './report.ts';
 
 const run = promisify(execFile);
 const HARD_LIMIT_MS = 8 * 60_000;
@@ -814,7 +814,7 @@ async function main(): Promise<void> {
         ['processing stuck', totals.processingStuck],
         ['unexpected answers', totals.unexpected],
       ]
-        .map(([name, n]) => `${name} ${n} (goal 0: ${n === 0 ? 'met' : 'MISSED'})`)
+        .map(([name, n]) => `${name} ${n} (${OWN_GOAL} 0: ${n === 0 ? 'met' : 'MISSED'})`)
         .join('; ') + '.',
       ...(problems.length ? ['', ...problems.slice(0, 20).map((p) => `- ${p}`)] : []),
       ...(orphanList.length ? ['', 'Left behind by the kills (not visible to anyone; see the summary):', ...orphanList.slice(0, 15).map((o) => `- ${o}`)] : []),

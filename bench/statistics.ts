@@ -32,6 +32,9 @@ import { generate } from '../server/modules/statistics/generate.ts';
 import { loadSecrets } from '../server/secrets.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize, type Summary } from './report.ts';
 
+/** The opening of a video (it records a view) at each size of the view events. */
+const DETAIL = 'GET /api/videos/{id} (+1 view)';
+
 const VIDEOS = 10_000;
 const USERS = 2_000;
 const RATINGS = 20_000;
@@ -123,7 +126,7 @@ async function measure(app: FastifyInstance, db: Db, token: string, cases: Case[
   for (const c of cases) results.set(c.name, await timeRequests(app, token, () => c.url, runs));
   // each request opens another video (a repeat within 10 s would not count), so each records a view
   let next = 0;
-  results.set('GET /api/videos/{id} (+1 view)', await timeRequests(app, token, () => `/api/videos/${videoIds[next++ % videoIds.length]!}`, runs));
+  results.set(DETAIL, await timeRequests(app, token, () => `/api/videos/${videoIds[next++ % videoIds.length]!}`, runs));
   for (const naive of NAIVE) results.set(naive.name, await timeQuery(db, naive.query, Math.max(5, Math.floor(runs / 20))));
   return results;
 }
@@ -192,7 +195,8 @@ async function main(): Promise<void> {
         name,
         `${formatSummary(before.rounds, 2, 'ms')}; p95 ${before.p95.toFixed(2)}`,
         `${formatSummary(after.rounds, 2, 'ms')}; p95 ${after.p95.toFixed(2)}`,
-        formatRatio(after.p50 / before.p50, goal ? { atMost: 2, percent: false } : { percent: false }),
+        // the detail is not one of the statistics' tables issue 12 names: its goal is this project's own
+        formatRatio(after.p50 / before.p50, goal ? { atMost: 2, percent: false, own: name === DETAIL } : { percent: false }),
       ];
     };
     const header = ['query', `${FIRST_VIEWS / 1000}k views: median (ms)`, `${Math.round(total / 100_000) / 10}M views: median (ms)`, 'ratio of medians'];

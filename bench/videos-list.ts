@@ -233,6 +233,11 @@ interface LoadCase {
   headers: Record<string, string>;
   /** compare with a bare server sending the same answers (GET only) */
   bare: boolean;
+  /**
+   * The ratio's goal is this project's own, not issue 12's (which asks ≥ 50 % of GET /api/videos
+   * with and without filters, as autocannon sends it: uncompressed): the compressed list and the detail.
+   */
+  ownGoal?: boolean;
 }
 
 /** Runs autocannon for `seconds` over the case's requests; throws on any error or non-2xx answer. */
@@ -337,7 +342,7 @@ function loadTable(results: CaseResult[]): string {
       c.name,
       formatSummary(summarize(api.map((f) => f.rps)), 0),
       bare.length ? formatSummary(summarize(bare.map((f) => f.rps)), 0) : '—',
-      ratio === undefined ? '—' : `${formatRatio(ratio, { atLeast: GOAL })}; per run ${(ratios!.min * 100).toFixed(0)}–${(ratios!.max * 100).toFixed(0)} %`,
+      ratio === undefined ? '—' : `${formatRatio(ratio, { atLeast: GOAL, own: c.ownGoal ?? false })}; per run ${(ratios!.min * 100).toFixed(0)}–${(ratios!.max * 100).toFixed(0)} %`,
       `${fmt(median(api, 'p50'), 1)} / ${fmt(median(api, 'p99'), 1)}`,
       bare.length ? `${fmt(median(bare, 'p50'), 1)} / ${fmt(median(bare, 'p99'), 1)}` : '—',
       bare.length ? `${fmt(median(api, 'cpu'))} / ${fmt(median(bare, 'cpu'))} (${formatRatio(median(bare, 'cpu') / median(api, 'cpu'), {})})` : fmt(median(api, 'cpu')),
@@ -359,10 +364,10 @@ function loadCases(filled: Filled, detailIds: number[]): LoadCase[] {
   const all: LoadCase[] = [
     list('first', 'list, no filter', 'limit=24'),
     // Chromium's Accept-Encoding: the answer goes compressed (brotli), as every browser gets it
-    list('browser', 'list, no filter, compressed (br)', 'limit=24', { 'accept-encoding': 'gzip, deflate, br, zstd' }),
+    { ...list('browser', 'list, no filter, compressed (br)', 'limit=24', { 'accept-encoding': 'gzip, deflate, br, zstd' }), ownGoal: true },
     list('filtered', 'list, tags + score', `tag=in:${filled.tagIds.join(',')}&score=gte:3&limit=24`),
     list('search', 'list, text search', `q=${encodeURIComponent('reunión anu')}&limit=24`),
-    { id: 'detail', name: 'detail (100 in turn)', method: 'GET', paths: detailIds.map((id) => `/api/videos/${id}`), headers: auth, bare: true },
+    { id: 'detail', name: 'detail (100 in turn)', method: 'GET', paths: detailIds.map((id) => `/api/videos/${id}`), headers: auth, bare: true, ownGoal: true },
     {
       id: 'rating',
       name: 'PATCH rating (100 in turn)',
