@@ -271,7 +271,7 @@ interface Goal {
  */
 function goalsOf(bench: string, section: string): Goal[] {
   const goals: Goal[] = [];
-  const pattern = /\(?goal\b[^:|]*:\s*(met|missed|not met)\)?/i;
+  const pattern = /\(?(?:own )?goal\b[^:|]*:\s*(met|missed|not met)\)?/i;
   for (const line of section.split('\n')) {
     if (!pattern.test(line)) continue;
     if (line.trim().startsWith('|')) {
