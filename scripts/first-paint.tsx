@@ -4,6 +4,7 @@ import { Button, MantineProvider } from '@mantine/core';
 import { appLabels } from '../src/components/app-labels.ts';
 import { AppTitle } from '../src/components/app-title.tsx';
 import { HeaderBar } from '../src/components/header-bar.tsx';
+import { NOT_ADMIN_ATTRIBUTE } from '../src/lib/early-requests.ts';
 import { backButtonLook, exportButtonLook, StatisticsTop } from '../src/features/statistics/statistics-top.tsx';
 import { providerSettings } from '../src/lib/theme.ts';
 
@@ -31,12 +32,20 @@ const PHONE_NAME_CSS =
   '[data-first-paint] .first-paint-name{display:contents}' +
   '@media (max-width: 35.99em){[data-first-paint] .first-paint-name{display:inline;border:0;clip:rect(0 0 0 0);height:calc(0.0625rem*var(--mantine-scale));width:calc(0.0625rem*var(--mantine-scale));margin:calc(-0.0625rem*var(--mantine-scale));overflow:hidden;padding:0;position:absolute;white-space:nowrap}}';
 
+/**
+ * The dashboard's first row is for administrators: for anyone else the document's early script
+ * (src/lib/early-requests.ts) marks the root and the row is not painted; the app then shows
+ * /Forbidden (or the sign-in page). Without the mark (JavaScript off) it is painted.
+ */
+const ADMIN_ONLY_ATTRIBUTE = 'data-first-paint-admin';
+const ADMIN_ONLY_CSS = `[${ADMIN_ONLY_ATTRIBUTE}]{display:contents}:root[${NOT_ADMIN_ATTRIBUTE}] [${ADMIN_ONLY_ATTRIBUTE}]{display:none}`;
+
 const PhoneHiddenName = ({ children }: { children: ReactNode }) => <span className="first-paint-name">{children}</span>;
 
 function FirstPaint({ children }: { children?: ReactNode }) {
   return (
     <div {...{ [FIRST_PAINT_ATTRIBUTE]: '' }} inert aria-hidden="true">
-      <style>{PHONE_NAME_CSS}</style>
+      <style>{PHONE_NAME_CSS + ADMIN_ONLY_CSS}</style>
       <HeaderBar>
         <a href="/videos" style={{ color: 'inherit', textDecoration: 'none' }}>
           <AppTitle heading={false} NameWrapper={PhoneHiddenName} />
@@ -66,15 +75,17 @@ export function firstPaints(): Record<string, string> {
     '/videos/$id': header,
     '/statistics': render(
       <FirstPaint>
-        <StatisticsTop
-          component="div"
-          back={
-            <Button component="a" href="/videos" {...backButtonLook}>
-              {appLabels.back}
-            </Button>
-          }
-          exportButton={<Button {...exportButtonLook}>{appLabels.exportDashboard}</Button>}
-        />
+        <div {...{ [ADMIN_ONLY_ATTRIBUTE]: '' }}>
+          <StatisticsTop
+            component="div"
+            back={
+              <Button component="a" href="/videos" {...backButtonLook}>
+                {appLabels.back}
+              </Button>
+            }
+            exportButton={<Button {...exportButtonLook}>{appLabels.exportDashboard}</Button>}
+          />
+        </div>
       </FirstPaint>,
     ),
   };

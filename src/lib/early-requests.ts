@@ -20,6 +20,13 @@ declare global {
   }
 }
 
+/**
+ * Set on the document's root element, on /statistics, when the stored session is not an
+ * administrator's (or there is none): the first paint then leaves out the dashboard's first row
+ * (scripts/first-paint.tsx), which the app would replace with /Forbidden (or the sign-in page).
+ */
+export const NOT_ADMIN_ATTRIBUTE = 'data-not-admin';
+
 /** The list's filters in session storage (src/features/videos/video-filters.storage.ts, SPEC.md §2). */
 const STORED_FILTER_KEYS = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'];
 /** The statistics tables and their first page (src/features/statistics/statistics-search.ts). */
@@ -104,13 +111,19 @@ export function warmDateFormat(): void {
   }
 }
 
-/** Asks for this page's first reads now (the page's document runs it before the app's code). */
+/**
+ * Asks for this page's first reads now (the page's document runs it before the app's code), and on
+ * /statistics marks a session that is not an administrator's (NOT_ADMIN_ATTRIBUTE).
+ */
 export function startEarlyRequests(): void {
   let token: string | null = null;
   try {
     token = window.localStorage.getItem('token');
   } catch {
-    return;
+    // no storage: no session either
+  }
+  if (window.location.pathname.replace(/\/$/, '') === '/statistics' && (!token || role(token) !== 'admin')) {
+    document.documentElement.setAttribute(NOT_ADMIN_ATTRIBUTE, '');
   }
   if (!token) return;
   const authorization = `Bearer ${token}`;

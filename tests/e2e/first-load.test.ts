@@ -212,6 +212,33 @@ describe('a signed-in page\'s first load', () => {
     }
   });
 
+  it("/statistics' first paint shows the dashboard's first row to an administrator only: not to a user, nor to someone signed out", async () => {
+    const user = await registerThroughApi(product, 'luis.usuario');
+    for (const [who, token, rowShown] of [
+      ['administrator', admin.token, true],
+      ['user', user.token, false],
+      ['signed out', null, false],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${product.url}/api/health`);
+        await page.evaluate((stored) => (stored ? window.localStorage.setItem('token', stored) : window.localStorage.clear()), token);
+        // The app's code held back: what shows is the document's first paint, as on a slow link.
+        await page.route('**/assets/*.js', () => undefined);
+        // (held module scripts hold DOMContentLoaded back too: wait for the first paint itself)
+        await page.goto(`${product.url}/statistics`, { waitUntil: 'commit' });
+        const firstPaint = page.locator('[data-first-paint]');
+        await firstPaint.locator('header').waitFor();
+        expect(await firstPaint.getByText('Contenido audiovisual TAO').isVisible(), who).toBe(true);
+        expect(await firstPaint.getByText('Datos Generales').isVisible(), who).toBe(rowShown);
+        expect(await firstPaint.getByText('Exportar dashboard').isVisible(), who).toBe(rowShown);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it.each([
     [375, 812],
     [1280, 800],
