@@ -50,7 +50,10 @@ beforeAll(async () => {
     makeForeignVideo(obsRecording, 'matroska', 3),
     run(mediaTools().ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:s=640x360', '-frames:v', '1', thumbnail]),
   ]);
-  await padded(clip, bigClip, 24 * 1024 * 1024);
+  // Large enough that what the browser has handed to the network when the proxy cuts at 40 % (the
+  // proxy's receive buffer, which Linux lets grow to 32 MB, and the browser's send buffer) is still
+  // short of the whole file: at 24 MB the browser had sometimes reported 100 % before the cut.
+  await padded(clip, bigClip, 80 * 1024 * 1024);
 
   product = await startProduct();
   // Tags to choose from (and a library that is not empty).
