@@ -9,15 +9,20 @@ import { openDatabase, OTHER_COMMITS_SEEN_WITHIN_MS, type Db } from './database.
 import { migrateToLatest } from './migrator.ts';
 import { ReadCache } from './read-cache.ts';
 
+/** The number of users, read on `executor` (the database, or a transaction). */
+async function countUsers(executor: Db['kysely']): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from users`.execute(executor);
+  return Number(rows[0]!.n);
+}
+
 /** A cache and a read of the number of users that counts how often it went to the database. */
 function countedUsers(db: Db) {
   const cache = new ReadCache<number>(100);
   let loads = 0;
   const read = () =>
-    cache.read(db, 'users', async () => {
+    cache.read(db, 'users', () => {
       loads += 1;
-      const { rows } = await sql<{ n: number }>`select count(*) as n from users`.execute(db.kysely);
-      return Number(rows[0]!.n);
+      return countUsers(db.kysely);
     });
   return { read, loads: () => loads };
 }
@@ -70,10 +75,9 @@ describe('ReadCache on SQLite: reads remembered until the database changes', () 
   it('remembers nothing inside a transaction, so a write rolled back is never answered', async () => {
     const cache = new ReadCache<number>(100);
     let loads = 0;
-    const count = async (executor: Db['kysely']) => {
+    const count = (executor: Db['kysely']) => {
       loads += 1;
-      const { rows } = await sql<{ n: number }>`select count(*) as n from users`.execute(executor);
-      return Number(rows[0]!.n);
+      return countUsers(executor);
     };
     const before = await cache.read(db, 'users', () => count(db.kysely));
     await expect(
@@ -95,9 +99,9 @@ describe('ReadCache on SQLite: reads remembered until the database changes', () 
     const read = () =>
       cache.read(db, 'k', async () => {
         loads += 1;
-        const { rows } = await sql<{ n: number }>`select count(*) as n from users`.execute(db.kysely);
+        const n = await countUsers(db.kysely);
         if (loads === 1) await addUser(db.kysely, 'durante-la-lectura'); // a write lands while the first read is under way
-        return Number(rows[0]!.n);
+        return n;
       });
     const first = await read();
     expect(await read()).toBe(first + 1);

@@ -27,6 +27,9 @@ declare global {
  */
 export const NOT_ADMIN_ATTRIBUTE = 'data-not-admin';
 
+/** The dashboard's address, with or without a final slash. */
+const isStatistics = (pathname: string) => pathname.replace(/\/$/, '') === '/statistics';
+
 /** The list's filters in session storage (src/features/videos/video-filters.storage.ts, SPEC.md §2). */
 const STORED_FILTER_KEYS = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'];
 /** The statistics tables and their first page (src/features/statistics/statistics-search.ts). */
@@ -85,7 +88,7 @@ export function earlyReadsFor(pathname: string, search: string, token: string): 
   }
   const video = videoPageId(path);
   if (video) return ['/api/me', `/api/videos/${video}`];
-  if (path === '/statistics' && role(token) === 'admin') {
+  if (isStatistics(path) && role(token) === 'admin') {
     const tz = timeZoneParam();
     return [
       '/api/me',
@@ -122,7 +125,7 @@ export function startEarlyRequests(): void {
   } catch {
     // no storage: no session either
   }
-  if (window.location.pathname.replace(/\/$/, '') === '/statistics' && (!token || role(token) !== 'admin')) {
+  if (isStatistics(window.location.pathname) && (!token || role(token) !== 'admin')) {
     document.documentElement.setAttribute(NOT_ADMIN_ATTRIBUTE, '');
   }
   if (!token) return;

@@ -7,6 +7,7 @@ import { HoverTooltip } from '../../components/hover-tooltip.tsx';
 import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { ShortDescription } from './short-description.tsx';
+import { CARD_SIZES } from './video-grid.tsx';
 import { FavoriteToggle } from './favorite-toggle.tsx';
 import { AverageStars } from './star-rating.tsx';
 
@@ -39,17 +40,6 @@ export function thumbnailSrcSet(url: string): string {
   return `${small} ${CARD_THUMBNAIL_WIDTH}w, ${url} ${THUMBNAIL_WIDTH}w`;
 }
 
-/**
- * A card's width by window width (video-grid.tsx's columns; the page is Mantine's `xl` container,
- * 1,320 pixels at most with 16 pixels of padding each side, and the cards 16 pixels apart).
- */
-export const CARD_SIZES = [
-  '(min-width: 1320px) 310px',
-  '(min-width: 1280px) calc((100vw - 80px) / 4)',
-  '(min-width: 992px) calc((100vw - 64px) / 3)',
-  '(min-width: 640px) calc((100vw - 48px) / 2)',
-  'calc(100vw - 32px)',
-].join(', ');
 
 export interface VideoCardProps {
   video: Video;

@@ -17,6 +17,24 @@ export const OVERSCAN_ROWS = 1;
 /** `onEndReached` fires when one of the last this many rows is rendered. */
 export const END_THRESHOLD_ROWS = 2;
 const GAP = 16;
+/** The library page: Mantine's `xl` container, at most this wide, with `md` padding (16 px) each side. */
+const PAGE_MAX_WIDTH = 1320;
+const PAGE_PADDING = 16;
+
+/** A card's width for `n` columns in a window `window` wide (a CSS length). */
+const cardWidth = (columns: number, window: string) => `calc((${window} - ${2 * PAGE_PADDING + (columns - 1) * GAP}px) / ${columns})`;
+
+/**
+ * A card's width by window width, as `sizes` states it to the browser for the thumbnail's `srcset`
+ * (video-card.tsx): the columns above, the page's width and padding, the gap.
+ */
+export const CARD_SIZES = [
+  `(min-width: ${PAGE_MAX_WIDTH}px) ${(PAGE_MAX_WIDTH - 2 * PAGE_PADDING - 3 * GAP) / 4}px`,
+  `${GRID_BREAKPOINTS.four} ${cardWidth(4, '100vw')}`,
+  `${GRID_BREAKPOINTS.three} ${cardWidth(3, '100vw')}`,
+  `${GRID_BREAKPOINTS.two} ${cardWidth(2, '100vw')}`,
+  `calc(100vw - ${2 * PAGE_PADDING}px)`,
+].join(', ');
 
 export function useGridColumns(): number {
   const two = useMediaQuery(GRID_BREAKPOINTS.two, false, { getInitialValueInEffect: false });
