@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -6,11 +7,20 @@ import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { writeRoutePages } from './scripts/route-pages.ts';
 import { themeStyleElement } from './scripts/theme-stylesheet.ts';
-import { firstPaints } from './scripts/first-paint.tsx';
 import { isChunkProbe, signedInChunks } from './scripts/signed-in-chunks.ts';
 
 /** The signed-in pages' code in few files (scripts/signed-in-chunks.ts): a probe build first, then these groups. */
 const signedIn = signedInChunks();
+
+/**
+ * The signed-in pages' first paints (scripts/first-paint.tsx), rendered in a process of its own: the
+ * list's controls reach, through a lazy import, a stylesheet that the config's own loader cannot load.
+ */
+function renderFirstPaints(): Record<string, string> {
+  const tsx = path.join(import.meta.dirname, 'node_modules/tsx/dist/cli.mjs');
+  const json = execFileSync(process.execPath, [tsx, path.join(import.meta.dirname, 'scripts/first-paint.tsx')], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(json) as Record<string, string>;
+}
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
@@ -52,7 +62,7 @@ function clientBuildOutput(): Plugin {
         manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')),
         early: { source: 'src/lib/early-requests.ts', paths: ['/videos', '/videos/$id', '/statistics'] },
         themeStyle: themeStyleElement(),
-        firstPaints: firstPaints(),
+        firstPaints: renderFirstPaints(),
       });
       fs.rmSync(privateDir, { recursive: true, force: true });
       const files = fs.readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());

@@ -1,10 +1,15 @@
+import { pathToFileURL } from 'node:url';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { Button, MantineProvider } from '@mantine/core';
+import { Button, Container, MantineProvider, Stack } from '@mantine/core';
+import { parseFilters } from '../machines/video-filters/video-filters.ts';
 import { appLabels } from '../src/components/app-labels.ts';
 import { AppTitle } from '../src/components/app-title.tsx';
 import { HeaderBar } from '../src/components/header-bar.tsx';
-import { NOT_ADMIN_ATTRIBUTE } from '../src/lib/early-requests.ts';
+import { FirstPaintCard } from '../src/features/videos/video-card.tsx';
+import { FiltersBarView } from '../src/features/videos/video-filters-bar.tsx';
+import { EARLY_LIST_ATTRIBUTE, EARLY_PART, NOT_ADMIN_ATTRIBUTE } from '../src/lib/early-requests.ts';
+import { libraryMessages } from '../src/lib/messages.ts';
 import { backButtonLook, exportButtonLook, StatisticsTop } from '../src/features/statistics/statistics-top.tsx';
 import { providerSettings } from '../src/lib/theme.ts';
 
@@ -40,6 +45,59 @@ const PHONE_NAME_CSS =
 const ADMIN_ONLY_ATTRIBUTE = 'data-first-paint-admin';
 const ADMIN_ONLY_CSS = `[${ADMIN_ONLY_ATTRIBUTE}]{display:contents}:root[${NOT_ADMIN_ATTRIBUTE}] [${ADMIN_ONLY_ATTRIBUTE}]{display:none}`;
 
+/**
+ * /videos' first paint, for the plain list (no filters: the one the document's early script asks
+ * for, EARLY_LIST_ATTRIBUTE): the list's controls as the app first draws them, an empty grid and a
+ * card's template, which the early script fills with the first row once the list and the tags
+ * arrive (`paintFirstRow`). The strip of tags waits hidden for the tags. Elsewhere (a filtered
+ * list, no session, JavaScript off) only the header is painted, as before.
+ */
+const LIST_ATTRIBUTE = 'data-first-paint-list';
+const LIST_CSS =
+  `[${LIST_ATTRIBUTE}]{display:none}:root[${EARLY_LIST_ATTRIBUTE}] [${LIST_ATTRIBUTE}]{display:block}` +
+  `[${EARLY_PART.tagStrip}][hidden]{display:none!important}`;
+/** The strip's sample chip: the early script copies it for each tag. */
+const SAMPLE_TAG = { id: 1, nombre: 'first-paint-sample-tag' };
+const noop = () => undefined;
+
+function FirstRow() {
+  return (
+    <div {...{ [LIST_ATTRIBUTE]: '' }}>
+      <style>{LIST_CSS}</style>
+      <Container size="xl" py="lg">
+        <Stack gap="lg">
+          <FiltersBarView
+            filters={parseFilters({})}
+            tags={[SAMPLE_TAG]}
+            restoring={false}
+            text=""
+            onTextChange={noop}
+            onSearch={noop}
+            onClearSearch={noop}
+            onTab={noop}
+            onChange={noop}
+            onClear={noop}
+          />
+          <div {...{ [EARLY_PART.row]: '' }} />
+        </Stack>
+      </Container>
+      <template {...{ [EARLY_PART.card]: '' }}>
+        <FirstPaintCard />
+      </template>
+    </div>
+  );
+}
+
+/** Marks the strip of tags (hidden) and its sample chip in the rendered bar, for the early script. */
+function markTagStrip(html: string): string {
+  const strip = `aria-label="${libraryMessages.tagStrip}"`;
+  const chip = new RegExp(`<div([^>]*)>(<input[^>]*>)<label([^>]*)><span>${SAMPLE_TAG.nombre}</span></label></div>`);
+  if (html.split(strip).length !== 2 || !chip.test(html)) throw new Error("the first paint's strip of tags is not where scripts/first-paint.tsx looks for it");
+  return html
+    .replace(strip, `${strip} ${EARLY_PART.tagStrip} hidden`)
+    .replace(chip, (_match, div: string, input: string, label: string) => `<div${div} ${EARLY_PART.tagChip}>${input}<label${label}><span>${SAMPLE_TAG.nombre}</span></label></div>`);
+}
+
 const PhoneHiddenName = ({ children }: { children: ReactNode }) => <span className="first-paint-name">{children}</span>;
 
 function FirstPaint({ children }: { children?: ReactNode }) {
@@ -71,7 +129,13 @@ function render(node: ReactNode): string {
 export function firstPaints(): Record<string, string> {
   const header = render(<FirstPaint />);
   return {
-    '/videos': header,
+    '/videos': markTagStrip(
+      render(
+        <FirstPaint>
+          <FirstRow />
+        </FirstPaint>,
+      ),
+    ),
     '/videos/$id': header,
     '/statistics': render(
       <FirstPaint>
@@ -90,3 +154,6 @@ export function firstPaints(): Record<string, string> {
     ),
   };
 }
+
+// Run as a script (vite.config.ts): the first paints as JSON.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.stdout.write(JSON.stringify(firstPaints()));

@@ -27,6 +27,139 @@ declare global {
  */
 export const NOT_ADMIN_ATTRIBUTE = 'data-not-admin';
 
+/**
+ * Set on the document's root element on /videos when the list is asked for early (the plain list:
+ * no filters in the address or the session): the first paint then shows the list's controls, and
+ * the early script paints the list's first row into it as soon as the list and the tags arrive
+ * (`paintFirstRow`, docs/DECISIONS.md, "The list's first row before the app").
+ */
+export const EARLY_LIST_ATTRIBUTE = 'data-early-list';
+
+/** Marks of the first paint's parts the early script fills (scripts/first-paint.tsx, video-card.tsx). */
+export const EARLY_PART = {
+  /** The empty grid the first row's cards go into. */
+  row: 'data-early-row',
+  /** The `<template>` of a first-row card. */
+  card: 'data-early-card',
+  /** A card's picture, its title, its 'No visto' badge. */
+  picture: 'data-early-picture',
+  title: 'data-early-title',
+  notSeen: 'data-early-not-seen',
+  /** The strip of tags (hidden until the tags are known) and its sample chip. */
+  tagStrip: 'data-early-tag-strip',
+  tagChip: 'data-early-tag-chip',
+} as const;
+
+/**
+ * The list's columns by window width: 1 on phones (up to 639 px, SPEC §9), 2 on tablets, 3 on
+ * laptops, 4 on wide screens (src/features/videos/video-grid.tsx lays the list out with them).
+ */
+export const GRID_BREAKPOINTS = { two: '(min-width: 640px)', three: '(min-width: 992px)', four: '(min-width: 1280px)' } as const;
+/** The gap between the list's cards, in pixels (video-grid.tsx). */
+export const GRID_GAP = 16;
+
+/** The width of the thumbnail's card-sized copy the server keeps (GET /api/media `w=400`). */
+export const CARD_THUMBNAIL_WIDTH = 400;
+/** The thumbnail's width the browser assumes for the picture itself (640 for a frame of the video; an uploaded one may be wider). */
+const THUMBNAIL_WIDTH = 640;
+
+/** `srcset` of a thumbnail location: its card-sized copy and the picture (docs/DECISIONS.md, "Card-sized thumbnails"). */
+export function thumbnailSrcSet(url: string): string {
+  const small = `${url}${url.includes('?') ? '&' : '?'}w=${CARD_THUMBNAIL_WIDTH}`;
+  return `${small} ${CARD_THUMBNAIL_WIDTH}w, ${url} ${THUMBNAIL_WIDTH}w`;
+}
+
+/** The columns the list has in this window (GRID_BREAKPOINTS). */
+export function gridColumns(matches: (query: string) => boolean): number {
+  return matches(GRID_BREAKPOINTS.four) ? 4 : matches(GRID_BREAKPOINTS.three) ? 3 : matches(GRID_BREAKPOINTS.two) ? 2 : 1;
+}
+
+/** What the first row shows of a video and of a tag (the API's Video and Etiqueta). */
+interface EarlyVideo {
+  titulo?: unknown;
+  urlThumbnail?: unknown;
+  visto?: unknown;
+}
+interface EarlyTag {
+  nombre?: unknown;
+}
+
+/**
+ * Paints the list's first row into /videos' first paint: the strip of tags when there are tags, and
+ * for each of the first `columns` videos a card with its picture (the same `srcset` and `sizes` as
+ * the app's card, so the browser fetches the very file the app then shows), its title and its
+ * 'No visto' badge; the rest of the card keeps its loading style. The texts go in as text. Nothing
+ * happens once the app has replaced the first paint. Returns the number of cards painted.
+ */
+export function paintFirstRow(document: Document, videos: unknown, tags: unknown, columns: number): number {
+  const row = document.querySelector(`[${EARLY_PART.row}]`);
+  const card = document.querySelector(`template[${EARLY_PART.card}]`);
+  const strip = document.querySelector(`[${EARLY_PART.tagStrip}]`);
+  if (!row || !(card instanceof HTMLTemplateElement) || !Array.isArray(videos) || !Array.isArray(tags)) return 0;
+  const sampleChip = strip?.querySelector(`[${EARLY_PART.tagChip}]`);
+  if (strip && sampleChip && tags.length > 0) {
+    for (const tag of tags as EarlyTag[]) {
+      const chip = sampleChip.cloneNode(true) as Element;
+      // One chip per tag: no two with one id (the sample's input and its label's `for`).
+      for (const element of chip.querySelectorAll('[id], [for]')) {
+        element.removeAttribute('id');
+        element.removeAttribute('for');
+      }
+      const label = chip.querySelector('label > span') ?? chip.querySelector('label') ?? chip;
+      label.textContent = typeof tag?.nombre === 'string' ? tag.nombre : '';
+      sampleChip.before(chip);
+    }
+    sampleChip.remove();
+    strip.removeAttribute('hidden');
+  }
+  const shown = (videos as EarlyVideo[]).slice(0, Math.max(1, columns));
+  for (const video of shown) {
+    const content = card.content.cloneNode(true) as DocumentFragment;
+    const picture = content.querySelector(`[${EARLY_PART.picture}]`);
+    const title = content.querySelector(`[${EARLY_PART.title}]`);
+    if (picture instanceof HTMLImageElement && typeof video?.urlThumbnail === 'string' && video.urlThumbnail.startsWith('/')) {
+      picture.srcset = thumbnailSrcSet(video.urlThumbnail);
+      picture.src = video.urlThumbnail;
+    } else picture?.remove();
+    if (title) title.textContent = typeof video?.titulo === 'string' ? video.titulo : '';
+    if (video?.visto === true) content.querySelector(`[${EARLY_PART.notSeen}]`)?.remove();
+    row.append(content);
+  }
+  (row as HTMLElement).style.cssText = `display:grid;grid-template-columns:repeat(${Math.max(1, columns)},minmax(0,1fr));gap:${GRID_GAP}px`;
+  return shown.length;
+}
+
+/**
+ * Applies the stylesheets the document preloads for the app (its route's, which the app would apply
+ * as it loads the route) now, as the app's loader does: a `<link rel="stylesheet">` with the same
+ * address and mode, which the app's loader then finds and does not add again. Resolves once they
+ * have loaded (or failed).
+ */
+function applyPreloadedStyles(document: Document): Promise<unknown> {
+  const preloads = [...document.querySelectorAll('link[rel="preload"][as="style"]')];
+  return Promise.all(
+    preloads.map(
+      (preload) =>
+        new Promise<void>((resolve) => {
+          const href = preload.getAttribute('href');
+          if (!href || document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return resolve();
+          const sheet = document.createElement('link');
+          sheet.rel = 'stylesheet';
+          sheet.href = href;
+          const mode = preload.getAttribute('crossorigin');
+          if (mode !== null) sheet.setAttribute('crossorigin', mode);
+          sheet.onload = sheet.onerror = () => resolve();
+          document.head.append(sheet);
+        }),
+    ),
+  );
+}
+
+/** The JSON of an early response, read from a copy (the app reads the response itself); null when it failed. */
+function earlyJson(response: Promise<Response>): Promise<unknown> {
+  return response.then((answer) => (answer.ok ? answer.clone().json() : null)).catch(() => null);
+}
+
 /** The dashboard's address, with or without a final slash. */
 const isStatistics = (pathname: string) => pathname.replace(/\/$/, '') === '/statistics';
 
@@ -139,6 +272,21 @@ export function startEarlyRequests(): void {
     return { url, authorization, response };
   });
   if (videoPageId(window.location.pathname)) setTimeout(warmDateFormat, 0);
+  const list = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === '/api/videos');
+  const tags = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === '/api/etiquetas');
+  if (list && tags) {
+    // Read now, before the app takes the responses: their bodies are copied while unread. The
+    // controls and the row show together, once their styles are there.
+    // (The styles are looked for once the answers are in: this script runs above the document's links.)
+    void Promise.all([earlyJson(list.response), earlyJson(tags.response)])
+      .then(async ([videos, etiquetas]) => {
+        if (!Array.isArray(videos) || videos.length === 0) return;
+        await applyPreloadedStyles(document);
+        const columns = gridColumns((query) => window.matchMedia(query).matches);
+        if (paintFirstRow(document, videos, etiquetas, columns) > 0) document.documentElement.setAttribute(EARLY_LIST_ATTRIBUTE, '');
+      })
+      .catch(() => undefined);
+  }
 }
 
 /** A read of this API path (`/api/videos`) was asked for early and the app has not taken it yet. */

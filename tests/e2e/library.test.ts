@@ -399,6 +399,69 @@ describe('the library in Chromium', () => {
     }
   });
 
+  it.each([
+    [375, 812, 1],
+    [1280, 900, 4],
+  ])("at %i px the document paints the list's first row before the app's code arrives, where the app then draws it, and each picture is fetched once", async (width, height, columns) => {
+    /** The first row's cards: title, the picture's file, picture and heading boxes (x, y, width, height), within `scope`. */
+    const firstRow = (scope: string) =>
+      [...document.querySelectorAll(`${scope} article`)].slice(0, 4).map((card) => {
+        const box = (element: Element | null) => {
+          const rect = element?.getBoundingClientRect();
+          return rect ? [rect.x, rect.y, rect.width, rect.height].map(Math.round).join(',') : null;
+        };
+        const picture = card.querySelector('img');
+        return { title: card.querySelector('h2')?.textContent ?? '', src: picture?.currentSrc ?? null, picture: box(picture), heading: box(card.querySelector('h2')) };
+      });
+    const viewport = { width, height };
+
+    // The app's code held back, as on a slow phone's network: what shows is the document's.
+    const held = await browser.newContext({ viewport, locale: 'es-ES' });
+    const early = await held.newPage();
+    await early.goto(`${product.url}/api/health`);
+    await early.evaluate((token) => window.localStorage.setItem('token', token), admin.token);
+    await early.route('**/assets/*.js', () => undefined);
+    await early.goto(`${product.url}/videos`, { waitUntil: 'commit' });
+    await early.locator('[data-first-paint] article img').first().waitFor();
+    await expect.poll(() => early.locator('[data-first-paint] article img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const painted = await early.evaluate(firstRow, '[data-first-paint]');
+    expect(await early.getByText('Fecha de subida').first().isVisible()).toBe(true);
+    await screenshot(early, `library-first-paint-${width}`);
+    // With filters in the address the document does not guess the list: its header only.
+    await early.goto(`${product.url}/videos?q=Bienvenida`, { waitUntil: 'commit' });
+    await early.locator('[data-first-paint] header').waitFor();
+    await early.waitForTimeout(500);
+    expect(await early.locator('[data-first-paint] article').count()).toBe(0);
+    expect(await early.getByText('Fecha de subida').first().isVisible()).toBe(false);
+    await held.close();
+
+    const running = await browser.newContext({ viewport, locale: 'es-ES' });
+    const view = await running.newPage();
+    const fetched: string[] = [];
+    view.on('request', (request) => {
+      if (request.url().includes('/thumbnail.jpg')) fetched.push(request.url());
+    });
+    await openSignedIn(view, product, admin);
+    await view.getByRole('list', { name: 'Videos' }).getByRole('heading').first().waitFor();
+    await expect.poll(() => view.locator('[data-first-paint]').count()).toBe(0);
+    const drawn = await view.evaluate(firstRow, 'main');
+
+    expect(painted).toHaveLength(columns);
+    expect(painted.map((card) => card.title)).toEqual(drawn.slice(0, columns).map((card) => card.title));
+    for (const [index, card] of painted.entries()) {
+      expect(card.picture, `card ${index + 1}'s picture`).not.toBeNull();
+      expect(card.picture, `card ${index + 1}'s picture`).toBe(drawn[index]!.picture);
+      // the same file (srcset and sizes alike): the app's card shows what the document fetched
+      expect(card.src, `card ${index + 1}'s picture file`).toBe(drawn[index]!.src);
+      // The title starts where the app's does (the app's may wrap differently: its heading's box is compared by its corner).
+      expect(card.heading?.split(',').slice(0, 2), `card ${index + 1}'s title`).toEqual(drawn[index]!.heading?.split(',').slice(0, 2));
+    }
+    // The document's early picture and the app's card ask for one file.
+    const first = new URL((await view.locator('main article img').first().evaluate((img: HTMLImageElement) => img.currentSrc)));
+    expect(fetched.filter((url) => url === first.href)).toHaveLength(1);
+    await running.close();
+  });
+
   it('a 375×812 phone shows a usable one-column grid without sideways scrolling', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true, locale: 'es-ES' });
     const mobile = await phone.newPage();

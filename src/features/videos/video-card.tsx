@@ -4,6 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { HoverTooltip } from '../../components/hover-tooltip.tsx';
+import { EARLY_PART, thumbnailSrcSet } from '../../lib/early-requests.ts';
 import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { ShortDescription } from './short-description.tsx';
@@ -25,20 +26,13 @@ export const PREVIEW_IN_VIEW_RATIO = 0.75;
 export const PREVIEW_SETTLE_MS = 800;
 
 /**
- * The width of the thumbnail's card-sized copy the server keeps (GET /api/media `w=400`): a card is
- * 296–405 pixels wide from 640 pixels of window up, so on a screen of one device pixel per CSS pixel
- * the browser takes it instead of the 640-pixel (or wider) picture; on denser screens and phones it
- * takes the picture (docs/DECISIONS.md, "Card-sized thumbnails").
+ * The thumbnail's card-sized copy (GET /api/media `w=400`): a card is 296–405 pixels wide from 640
+ * pixels of window up, so on a screen of one device pixel per CSS pixel the browser takes it instead
+ * of the 640-pixel (or wider) picture; on denser screens and phones it takes the picture
+ * (docs/DECISIONS.md, "Card-sized thumbnails"). The document's early script gives the first row's
+ * pictures the same `srcset`, so both ask for one file.
  */
-export const CARD_THUMBNAIL_WIDTH = 400;
-/** The thumbnail's width the browser assumes for the picture itself (640 for a frame of the video; an uploaded one may be wider). */
-const THUMBNAIL_WIDTH = 640;
-
-/** `srcset` of a thumbnail location: its card-sized copy and the picture. */
-export function thumbnailSrcSet(url: string): string {
-  const small = `${url}${url.includes('?') ? '&' : '?'}w=${CARD_THUMBNAIL_WIDTH}`;
-  return `${small} ${CARD_THUMBNAIL_WIDTH}w, ${url} ${THUMBNAIL_WIDTH}w`;
-}
+export { thumbnailSrcSet };
 
 
 export interface VideoCardProps {
@@ -118,6 +112,33 @@ function usePreview(enabled: boolean) {
   };
 }
 
+/** A card's frame, the same for a video, a placeholder and the first paint's card. */
+const CARD_LOOK = { component: 'article', withBorder: true, shadow: 'xs', padding: 'sm', radius: 'md', h: '100%' } as const;
+/**
+ * The picture is a block: as an inline image it left a line's descender (7 px) of grey under it,
+ * which the preview and the badges, placed on the whole section, then covered or sat on.
+ */
+const PICTURE_STYLE = { objectFit: 'cover', display: 'block' } as const;
+/** The play button over the picture. */
+const PLAY_LOOK = { size: 56, radius: 'xl', variant: 'filled', color: 'tao.8', style: { pointerEvents: 'auto', boxShadow: 'var(--mantine-shadow-md)' } } as const;
+const PlayIcon = () => <IconPlayerPlayFilled size={26} aria-hidden />;
+
+function NotSeenBadge(props: Record<`data-${string}`, string>) {
+  return (
+    <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm" {...props}>
+      {libraryMessages.notSeen}
+    </Badge>
+  );
+}
+
+function CardTitle({ children, ...props }: { children?: string; id?: string } & Record<`data-${string}`, string>) {
+  return (
+    <Title order={2} fz="md" fw={600} lineClamp={2} {...props}>
+      {children}
+    </Title>
+  );
+}
+
 /** A video of the list (SPEC §1): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
 export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
   if (props.placeholder) return <PlaceholderCard video={props.video} />;
@@ -141,17 +162,7 @@ function LoadedCard({
   const titleId = `video-${video.id}-title`;
 
   return (
-    <Card
-      ref={preview.ref}
-      component="article"
-      aria-labelledby={titleId}
-      withBorder
-      shadow="xs"
-      padding="sm"
-      radius="md"
-      h="100%"
-      {...preview.hoverProps}
-    >
+    <Card ref={preview.ref} {...CARD_LOOK} aria-labelledby={titleId} {...preview.hoverProps}>
       <Card.Section pos="relative">
         <AspectRatio ratio={16 / 9} bg="gray.2">
           {video.urlThumbnail ? (
@@ -164,9 +175,7 @@ function LoadedCard({
               // The others low, so the browser does not raise those it finds in the window to the first row's.
               fetchPriority={firstRow ? 'high' : 'low'}
               decoding="async"
-              // A block: as an inline image it left a line's descender (7 px) of grey under the picture,
-              // which the preview and the badges, placed on the whole section, then covered or sat on.
-              style={{ objectFit: 'cover', display: 'block' }}
+              style={PICTURE_STYLE}
             />
           ) : (
             <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
@@ -188,11 +197,7 @@ function LoadedCard({
             style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }}
           />
         )}
-        {!video.visto && (
-          <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm">
-            {libraryMessages.notSeen}
-          </Badge>
-        )}
+        {!video.visto && <NotSeenBadge />}
         <Badge
           pos="absolute"
           bottom={8}
@@ -209,21 +214,15 @@ function LoadedCard({
             component={linkComponent as 'a'}
             {...detailLink(video)}
             aria-label={libraryMessages.play(video.titulo)}
-            size={56}
-            radius="xl"
-            variant="filled"
-            color="tao.8"
-            style={{ pointerEvents: 'auto', boxShadow: 'var(--mantine-shadow-md)' }}
+            {...PLAY_LOOK}
           >
-            <IconPlayerPlayFilled size={26} aria-hidden />
+            <PlayIcon />
           </ActionIcon>
         </Center>
       </Card.Section>
 
       <Stack gap={6} mt="sm">
-        <Title order={2} id={titleId} fz="md" fw={600} lineClamp={2}>
-          {video.titulo}
-        </Title>
+        <CardTitle id={titleId}>{video.titulo}</CardTitle>
         <ShortDescription text={video.descripcionCorta} lineClamp={3} c="gray.8" />
         {video.etiquetas.length > 0 && (
           <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -272,7 +271,7 @@ function LoadedCard({
 /** The loading style of SPEC §2: the lorem sample under animated skeletons; nothing to click. */
 function PlaceholderCard({ video }: { video: Video }) {
   return (
-    <Card component="article" aria-busy="true" withBorder shadow="xs" padding="sm" radius="md" h="100%">
+    <Card {...CARD_LOOK} aria-busy="true">
       <Card.Section>
         <Skeleton visible animate>
           <AspectRatio ratio={16 / 9}>
@@ -297,6 +296,37 @@ function PlaceholderCard({ video }: { video: Video }) {
           ))}
         </Group>
         <Skeleton visible width={100} height={18} />
+      </Stack>
+    </Card>
+  );
+}
+
+/**
+ * A first-row card of /videos' first paint (scripts/first-paint.tsx): the card's frame, picture,
+ * 'No visto' badge, play button and title where the app's card has them, the rest in the loading
+ * style. The document's early script fills a copy per video (src/lib/early-requests.ts
+ * `paintFirstRow`, the EARLY_PART marks) while the app's code is still on its way; the app's
+ * card then takes its place.
+ */
+export function FirstPaintCard() {
+  return (
+    <Card {...CARD_LOOK}>
+      <Card.Section pos="relative">
+        <AspectRatio ratio={16 / 9} bg="gray.2">
+          <img {...{ [EARLY_PART.picture]: '' }} alt="" sizes={CARD_SIZES} fetchPriority="high" decoding="async" style={PICTURE_STYLE} />
+        </AspectRatio>
+        <NotSeenBadge {...{ [EARLY_PART.notSeen]: '' }} />
+        <Center pos="absolute" inset={0}>
+          <ActionIcon component="span" {...PLAY_LOOK}>
+            <PlayIcon />
+          </ActionIcon>
+        </Center>
+      </Card.Section>
+      <Stack gap={6} mt="sm">
+        <CardTitle {...{ [EARLY_PART.title]: '' }} />
+        <Skeleton height={12} width="90%" radius="xl" mt={6} />
+        <Skeleton height={12} width="70%" radius="xl" />
+        <Skeleton height={18} width={100} mt={8} />
       </Stack>
     </Card>
   );

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { firstPaints } from '../../scripts/first-paint.tsx';
+import { EARLY_PART, GRID_BREAKPOINTS, gridColumns, paintFirstRow, thumbnailSrcSet } from './early-requests.ts';
+
+/** /videos' first paint as the built document holds it (scripts/first-paint.tsx), in this page. */
+const FIRST_PAINT = firstPaints()['/videos']!;
+
+const video = (id: number, changes: Record<string, unknown> = {}) => ({
+  id,
+  titulo: `Video ${id}`,
+  urlThumbnail: `/api/media/asset-${id}/thumbnail.jpg?expires=1&signature=s${id}`,
+  visto: false,
+  ...changes,
+});
+const tags = [
+  { id: 1, nombre: 'Formación' },
+  { id: 2, nombre: 'Seguridad' },
+];
+
+const cards = () => [...document.querySelectorAll(`[${EARLY_PART.row}] article`)];
+const strip = () => document.querySelector<HTMLElement>(`[${EARLY_PART.tagStrip}]`)!;
+
+beforeEach(() => {
+  document.body.innerHTML = `<div id="root">${FIRST_PAINT}</div>`;
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe("/videos' first row, painted by the document's early script before the app runs", () => {
+  it('shows as many cards as the window has columns, each with its picture (the same srcset as the app\'s card) and its title', () => {
+    const list = [video(1), video(2), video(3), video(4), video(5)];
+    expect(paintFirstRow(document, list, tags, 3)).toBe(3);
+    expect(cards().map((card) => card.querySelector('h2')?.textContent)).toEqual(['Video 1', 'Video 2', 'Video 3']);
+    const picture = cards()[1]!.querySelector('img')!;
+    expect(picture.getAttribute('src')).toBe(list[1]!.urlThumbnail);
+    expect(picture.getAttribute('srcset')).toBe(thumbnailSrcSet(list[1]!.urlThumbnail));
+    expect(picture.getAttribute('fetchpriority')).toBe('high');
+    expect(document.querySelector<HTMLElement>(`[${EARLY_PART.row}]`)!.style.gridTemplateColumns).toBe('repeat(3,minmax(0,1fr))');
+  });
+
+  it('shows fewer cards when the list is shorter than a row, and none for an empty list', () => {
+    expect(paintFirstRow(document, [video(1)], tags, 4)).toBe(1);
+    document.body.innerHTML = `<div id="root">${FIRST_PAINT}</div>`;
+    expect(paintFirstRow(document, [], tags, 4)).toBe(0);
+    expect(cards()).toHaveLength(0);
+  });
+
+  it("keeps 'No visto' on a video not seen only", () => {
+    paintFirstRow(document, [video(1, { visto: true }), video(2)], tags, 2);
+    expect(cards().map((card) => card.textContent?.includes('No visto'))).toEqual([false, true]);
+  });
+
+  it('puts the titles in as text: markup in a title is shown, never run or parsed', () => {
+    const title = '<img src=x onerror="window.__ran=1"><b>Título</b>';
+    paintFirstRow(document, [video(1, { titulo: title })], tags, 1);
+    const heading = cards()[0]!.querySelector('h2')!;
+    expect(heading.textContent).toBe(title);
+    expect(heading.children).toHaveLength(0);
+    expect(cards()[0]!.querySelectorAll('img')).toHaveLength(1);
+  });
+
+  it('leaves the picture out when the video has none, or its location is not one of the server\'s paths', () => {
+    paintFirstRow(document, [video(1, { urlThumbnail: null }), video(2, { urlThumbnail: 'https://elsewhere.example/x.jpg' }), video(3, { urlThumbnail: 'javascript:alert(1)' })], tags, 3);
+    expect(cards().map((card) => card.querySelectorAll('img').length)).toEqual([0, 0, 0]);
+    expect(cards().map((card) => card.querySelector('h2')?.textContent)).toEqual(['Video 1', 'Video 2', 'Video 3']);
+  });
+
+  it('shows the strip of tags with one chip per tag, named as text and without two elements of one id', () => {
+    expect(strip().hidden).toBe(true);
+    paintFirstRow(document, [video(1)], tags, 1);
+    expect(strip().hidden).toBe(false);
+    expect([...strip().querySelectorAll('label')].map((label) => label.textContent)).toEqual(['Formación', 'Seguridad']);
+    expect(strip().querySelectorAll('[id], [for]')).toHaveLength(0);
+  });
+
+  it('keeps the strip hidden when there are no tags (the app shows none then)', () => {
+    paintFirstRow(document, [video(1)], [], 1);
+    expect(strip().hidden).toBe(true);
+    expect(cards()).toHaveLength(1);
+  });
+
+  it('does nothing once the app has replaced the first paint, or when an answer is not a list', () => {
+    expect(paintFirstRow(document, { error: 'x' }, tags, 2)).toBe(0);
+    expect(paintFirstRow(document, [video(1)], null, 2)).toBe(0);
+    expect(cards()).toHaveLength(0);
+    document.body.innerHTML = '<div id="root"><main>the app</main></div>';
+    expect(paintFirstRow(document, [video(1)], tags, 2)).toBe(0);
+    expect(document.body.innerHTML).toBe('<div id="root"><main>the app</main></div>');
+  });
+});
+
+describe("the list's columns by window width (the app's grid's breakpoints)", () => {
+  it.each([
+    [375, 1],
+    [640, 2],
+    [991, 2],
+    [992, 3],
+    [1279, 3],
+    [1280, 4],
+  ])('%i px: %i', (width, columns) => {
+    const matches = (query: string) => width >= Number(/min-width: (\d+)px/.exec(query)?.[1]);
+    expect(gridColumns(matches)).toBe(columns);
+  });
+
+  it('asks exactly the grid\'s media queries', () => {
+    const asked: string[] = [];
+    gridColumns((query) => (asked.push(query), false));
+    expect(asked.sort()).toEqual(Object.values(GRID_BREAKPOINTS).sort());
+  });
+});
