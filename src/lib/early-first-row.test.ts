@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { firstPaints } from '../../scripts/first-paint.tsx';
-import { EARLY_PART, GRID_BREAKPOINTS, gridColumns, paintFirstRow, thumbnailSrcSet } from './early-requests.ts';
+import { dropDuplicatesOnReplacement, EARLY_PART, GRID_BREAKPOINTS, gridColumns, paintFirstRow, thumbnailSrcSet } from './early-requests.ts';
 
 /** /videos' first paint as the built document holds it (scripts/first-paint.tsx), in this page. */
 const FIRST_PAINT = firstPaints()['/videos']!;
@@ -107,5 +107,40 @@ describe("the list's columns by window width (the app's grid's breakpoints)", ()
     const asked: string[] = [];
     gridColumns((query) => (asked.push(query), false));
     expect(asked.sort()).toEqual(Object.values(GRID_BREAKPOINTS).sort());
+  });
+});
+
+describe("the stylesheets the early script applied, once the app has replaced the first paint", () => {
+  const sheet = (href: string) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = href;
+    document.head.append(link);
+    return link;
+  };
+  const hrefs = () => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((link) => link.getAttribute('href'));
+  const replaceFirstPaint = async () => {
+    document.getElementById('root')!.innerHTML = '<main>the app</main>';
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  afterEach(() => {
+    document.head.innerHTML = '';
+  });
+
+  it("are removed where the app's loader applied the same files again, and only once the first paint is gone", async () => {
+    const ours = [sheet('/assets/shared.css'), sheet('/assets/_auth.css')];
+    dropDuplicatesOnReplacement(document, ours);
+    sheet(`${window.location.origin}/assets/shared.css`);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(hrefs()).toHaveLength(3);
+    await replaceFirstPaint();
+    expect(hrefs()).toEqual(['/assets/_auth.css', `${window.location.origin}/assets/shared.css`]);
+  });
+
+  it("stay when the app's loader found them and added none", async () => {
+    const ours = [sheet('/assets/shared.css')];
+    dropDuplicatesOnReplacement(document, ours);
+    await replaceFirstPaint();
+    expect(hrefs()).toEqual(['/assets/shared.css']);
   });
 });

@@ -130,29 +130,56 @@ export function paintFirstRow(document: Document, videos: unknown, tags: unknown
 }
 
 /**
- * Applies the stylesheets the document preloads for the app (its route's, which the app would apply
- * as it loads the route) now, as the app's loader does: a `<link rel="stylesheet">` with the same
- * address and mode, which the app's loader then finds and does not add again. Resolves once they
- * have loaded (or failed).
+ * Applies the stylesheets the document preloads for the app (its route's, which the app applies as
+ * it loads the route) now: a `<link rel="stylesheet">` of the same address and mode, so the file
+ * preloaded is the one used. Resolves with them once they have loaded (or failed).
  */
-function applyPreloadedStyles(document: Document): Promise<unknown> {
+function applyPreloadedStyles(document: Document): Promise<HTMLLinkElement[]> {
   const preloads = [...document.querySelectorAll('link[rel="preload"][as="style"]')];
+  const applied = preloads.flatMap((preload) => {
+    const href = preload.getAttribute('href');
+    const present = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].some((sheet) => sheet.href === (preload as HTMLLinkElement).href);
+    if (!href || present) return [];
+    const sheet = document.createElement('link');
+    sheet.rel = 'stylesheet';
+    sheet.href = href;
+    const mode = preload.getAttribute('crossorigin');
+    if (mode !== null) sheet.setAttribute('crossorigin', mode);
+    return [sheet];
+  });
   return Promise.all(
-    preloads.map(
-      (preload) =>
-        new Promise<void>((resolve) => {
-          const href = preload.getAttribute('href');
-          if (!href || document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return resolve();
-          const sheet = document.createElement('link');
-          sheet.rel = 'stylesheet';
-          sheet.href = href;
-          const mode = preload.getAttribute('crossorigin');
-          if (mode !== null) sheet.setAttribute('crossorigin', mode);
-          sheet.onload = sheet.onerror = () => resolve();
+    applied.map(
+      (sheet) =>
+        new Promise<HTMLLinkElement>((resolve) => {
+          sheet.onload = sheet.onerror = () => resolve(sheet);
           document.head.append(sheet);
         }),
     ),
   );
+}
+
+/**
+ * Once the app has replaced the first paint, removes those of `sheets` the app's loader has
+ * applied again (it may have listed the document's stylesheets before they were added): one copy of
+ * each stays, so the page's styles are matched once. The app's copy has loaded by then (its loader
+ * waits for a route's styles before the route renders).
+ */
+export function dropDuplicatesOnReplacement(document: Document, sheets: readonly HTMLLinkElement[]): void {
+  const root = document.getElementById('root');
+  if (!root || sheets.length === 0) return;
+  const drop = () => {
+    if (root.querySelector('[data-first-paint]')) return false;
+    for (const sheet of sheets) {
+      const copies = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((other) => other.href === sheet.href);
+      if (copies.length > 1) sheet.remove();
+    }
+    return true;
+  };
+  if (drop()) return;
+  const observer = new MutationObserver(() => {
+    if (drop()) observer.disconnect();
+  });
+  observer.observe(root, { childList: true });
 }
 
 /** The JSON of an early response, read from a copy (the app reads the response itself); null when it failed. */
@@ -281,7 +308,8 @@ export function startEarlyRequests(): void {
     void Promise.all([earlyJson(list.response), earlyJson(tags.response)])
       .then(async ([videos, etiquetas]) => {
         if (!Array.isArray(videos) || videos.length === 0) return;
-        await applyPreloadedStyles(document);
+        const sheets = await applyPreloadedStyles(document);
+        dropDuplicatesOnReplacement(document, sheets);
         const columns = gridColumns((query) => window.matchMedia(query).matches);
         if (paintFirstRow(document, videos, etiquetas, columns) > 0) document.documentElement.setAttribute(EARLY_LIST_ATTRIBUTE, '');
       })

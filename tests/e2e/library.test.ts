@@ -459,6 +459,10 @@ describe('the library in Chromium', () => {
     // The document's early picture and the app's card ask for one file.
     const first = new URL((await view.locator('main article img').first().evaluate((img: HTMLImageElement) => img.currentSrc)));
     expect(fetched.filter((url) => url === first.href)).toHaveLength(1);
+    // The route's stylesheets, applied early by the document and by the app's loader, are applied once.
+    const sheets = await view.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((link) => link.href));
+    expect(sheets.length).toBeGreaterThan(1);
+    expect(new Set(sheets).size, sheets.join(' ')).toBe(sheets.length);
     await running.close();
   });
 
