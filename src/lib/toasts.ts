@@ -42,6 +42,14 @@ export function createToastStore(logic: typeof toastMachine = toastMachine) {
     close(id: string): void {
       entries.find((entry) => entry.id === id)?.actor.send({ type: 'toast.close' });
     },
+    /**
+     * Closes, as their close buttons do, the toasts that close by themselves (not the persistent
+     * ones): a dialog that takes the screen opens over no earlier message (docs/DECISIONS.md,
+     * "A wizard opens over no earlier toast").
+     */
+    closeTransient(): void {
+      for (const entry of entries) if (!entry.actor.getSnapshot().context.persistent) entry.actor.send({ type: 'toast.close' });
+    },
     subscribe(listener: () => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);

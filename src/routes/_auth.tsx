@@ -56,7 +56,11 @@ function AuthLayout() {
   const { auth, toasts, queryClient } = Route.useRouteContext();
   // The header's 'Subir video' (admin): a fresh wizard each time the dialog opens.
   const [uploading, setUploading] = useState(false);
-  const openUpload = useCallback(() => setUploading(true), []);
+  // The wizard opens over no earlier toast: on a phone they lay over its buttons (docs/DECISIONS.md).
+  const openUpload = useCallback(() => {
+    toasts.closeTransient();
+    setUploading(true);
+  }, [toasts]);
   const closeUpload = useCallback(() => setUploading(false), []);
   // The header's 'Administrar usuarios' and 'Administrar etiquetas' (admin): each counts its openings;
   // its dialogs' code is loaded at the first one and stays mounted (and its dialogs' state) afterwards.

@@ -273,6 +273,25 @@ describe('Subir video, in the app', () => {
     expect(api.listReads).toBeGreaterThan(listReadsBefore);
   });
 
+  it('opens over no earlier toast (on a phone they lay over its buttons); a persistent one stays, and later ones show', async () => {
+    const app = await renderApp('/videos', { token: sessionToken({ user: 'root', role: 'admin' }) });
+    await screen.findByRole('heading', { level: 2, name: EXISTING.titulo });
+    act(() => {
+      app.toasts.show({ kind: 'success', message: 'El video se ha eliminado con éxito' });
+      app.toasts.show({ kind: 'error', message: 'El token ha expirado', persistent: true });
+    });
+    await expectToast('El video se ha eliminado con éxito');
+    await user.click(await screen.findByRole('button', { name: /Root/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Subir video' }));
+    expect(await screen.findByRole('dialog', { name: 'Subir video' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('El video se ha eliminado con éxito')).toBeNull());
+    await expectToast('El token ha expirado');
+    act(() => {
+      app.toasts.show({ kind: 'error', message: 'No se ha podido guardar el video' });
+    });
+    await expectToast('No se ha podido guardar el video');
+  });
+
   it("an empty library offers an administrator 'Subir video' under its message: the same wizard, and the first video replaces both", async () => {
     api.library = [];
     await renderApp('/videos', { token: sessionToken({ user: 'root', role: 'admin' }) });
