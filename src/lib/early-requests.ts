@@ -58,8 +58,13 @@ export const GRID_BREAKPOINTS = { two: '(min-width: 640px)', three: '(min-width:
 /** The gap between the list's cards, in pixels (video-grid.tsx). */
 export const GRID_GAP = 16;
 
-/** The width of the thumbnail's card-sized copy the server keeps (GET /api/media `w=400`). */
-export const CARD_THUMBNAIL_WIDTH = 400;
+/**
+ * The thumbnail's card-sized copy (GET /api/media `w=400`): a card is 296–405 pixels wide from 640
+ * pixels of window up, so on a screen of one device pixel per CSS pixel the browser takes it instead
+ * of the 640-pixel (or wider) picture; on denser screens and phones it takes the picture
+ * (docs/DECISIONS.md, "Card-sized thumbnails"). The app's cards and the first paint's share it.
+ */
+const CARD_THUMBNAIL_WIDTH = 400;
 /** The thumbnail's width the browser assumes for the picture itself (640 for a frame of the video; an uploaded one may be wider). */
 const THUMBNAIL_WIDTH = 640;
 

@@ -25,16 +25,6 @@ export const PREVIEW_IN_VIEW_RATIO = 0.75;
  */
 export const PREVIEW_SETTLE_MS = 800;
 
-/**
- * The thumbnail's card-sized copy (GET /api/media `w=400`): a card is 296–405 pixels wide from 640
- * pixels of window up, so on a screen of one device pixel per CSS pixel the browser takes it instead
- * of the 640-pixel (or wider) picture; on denser screens and phones it takes the picture
- * (docs/DECISIONS.md, "Card-sized thumbnails"). The document's early script gives the first row's
- * pictures the same `srcset`, so both ask for one file.
- */
-export { thumbnailSrcSet };
-
-
 export interface VideoCardProps {
   video: Video;
   /** Shows the edit and delete buttons (SPEC §6). */

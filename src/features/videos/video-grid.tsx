@@ -5,8 +5,6 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { GRID_BREAKPOINTS, GRID_GAP } from '../../lib/early-requests.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 
-export { GRID_BREAKPOINTS };
-
 /** A row's height before it is measured (a card is about this tall). */
 export const ESTIMATED_ROW_HEIGHT = 440;
 /**
