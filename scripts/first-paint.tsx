@@ -7,8 +7,9 @@ import { appLabels } from '../src/components/app-labels.ts';
 import { AppTitle } from '../src/components/app-title.tsx';
 import { HeaderBar } from '../src/components/header-bar.tsx';
 import { FirstPaintCard } from '../src/features/videos/video-card.tsx';
+import { FirstPaintVideoTop } from '../src/features/videos/video-detail.tsx';
 import { FiltersBarView } from '../src/features/videos/video-filters-bar.tsx';
-import { EARLY_LIST_ATTRIBUTE, EARLY_PART, NOT_ADMIN_ATTRIBUTE } from '../src/lib/early-requests.ts';
+import { EARLY_LIST_ATTRIBUTE, EARLY_PART, EARLY_VIDEO_ATTRIBUTE, NOT_ADMIN_ATTRIBUTE } from '../src/lib/early-requests.ts';
 import { libraryMessages } from '../src/lib/messages.ts';
 import { backButtonLook, exportButtonLook, StatisticsTop } from '../src/features/statistics/statistics-top.tsx';
 import { providerSettings } from '../src/lib/theme.ts';
@@ -88,6 +89,22 @@ function FirstRow() {
   );
 }
 
+/**
+ * A video's page's first paint: 'Volver', the player's frame and the title, hidden until the early
+ * script has filled them from the video's early read (`paintVideoTop`, EARLY_VIDEO_ATTRIBUTE).
+ */
+const VIDEO_ATTRIBUTE = 'data-first-paint-video';
+const VIDEO_CSS = `[${VIDEO_ATTRIBUTE}]{display:none}:root[${EARLY_VIDEO_ATTRIBUTE}] [${VIDEO_ATTRIBUTE}]{display:block}`;
+
+function VideoTop() {
+  return (
+    <div {...{ [VIDEO_ATTRIBUTE]: '' }}>
+      <style>{VIDEO_CSS}</style>
+      <FirstPaintVideoTop />
+    </div>
+  );
+}
+
 /** Marks the strip of tags (hidden) and its sample chip in the rendered bar, for the early script. */
 function markTagStrip(html: string): string {
   const strip = `aria-label="${libraryMessages.tagStrip}"`;
@@ -127,7 +144,6 @@ function render(node: ReactNode): string {
 
 /** The first paint of each signed-in page, by its route's path. */
 export function firstPaints(): Record<string, string> {
-  const header = render(<FirstPaint />);
   return {
     '/videos': markTagStrip(
       render(
@@ -136,7 +152,11 @@ export function firstPaints(): Record<string, string> {
         </FirstPaint>,
       ),
     ),
-    '/videos/$id': header,
+    '/videos/$id': render(
+      <FirstPaint>
+        <VideoTop />
+      </FirstPaint>,
+    ),
     '/statistics': render(
       <FirstPaint>
         <div {...{ [ADMIN_ONLY_ATTRIBUTE]: '' }}>

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { firstPaints } from '../../scripts/first-paint.tsx';
-import { dropDuplicatesOnReplacement, EARLY_PART, GRID_BREAKPOINTS, gridColumns, paintFirstRow, thumbnailSrcSet } from './early-requests.ts';
+import { dropDuplicatesOnReplacement, EARLY_PART, GRID_BREAKPOINTS, gridColumns, paintFirstRow, paintVideoTop, thumbnailSrcSet } from './early-requests.ts';
 
 /** /videos' first paint as the built document holds it (scripts/first-paint.tsx), in this page. */
 const FIRST_PAINT = firstPaints()['/videos']!;
@@ -142,5 +142,38 @@ describe("the stylesheets the early script applied, once the app has replaced th
     dropDuplicatesOnReplacement(document, ours);
     await replaceFirstPaint();
     expect(hrefs()).toEqual(['/assets/shared.css']);
+  });
+});
+
+describe("a video's page's top, painted by the document's early script before the app runs", () => {
+  const VIDEO_PAINT = firstPaints()['/videos/$id']!;
+  const poster = () => document.querySelector<HTMLImageElement>(`[${EARLY_PART.poster}]`);
+  const title = () => document.querySelector(`[${EARLY_PART.videoTitle}]`)!;
+  beforeEach(() => {
+    document.body.innerHTML = `<div id="root">${VIDEO_PAINT}</div>`;
+  });
+
+  it("shows the video's poster (its thumbnail, as the player's) and its title, with 'Volver' above them", () => {
+    expect(paintVideoTop(document, video(8))).toBe(true);
+    expect(poster()?.getAttribute('src')).toBe(video(8).urlThumbnail);
+    expect(title().textContent).toBe('Video 8');
+    expect(document.querySelector('[data-first-paint-video] a[href="/videos"]')?.textContent).toBe('Volver');
+  });
+
+  it('puts the title in as text, and leaves the poster out when there is none or it is not one of the server\'s paths', () => {
+    paintVideoTop(document, video(8, { titulo: '<script>window.__ran=1</script>', urlThumbnail: 'javascript:alert(1)' }));
+    expect(title().textContent).toBe('<script>window.__ran=1</script>');
+    expect(title().children).toHaveLength(0);
+    expect(poster()).toBeNull();
+    document.body.innerHTML = `<div id="root">${VIDEO_PAINT}</div>`;
+    paintVideoTop(document, video(8, { urlThumbnail: null }));
+    expect(poster()).toBeNull();
+  });
+
+  it('does nothing without its first paint (the app has replaced it) or without a video', () => {
+    expect(paintVideoTop(document, null)).toBe(false);
+    expect(title().textContent).toBe('');
+    document.body.innerHTML = '<div id="root"><main>the app</main></div>';
+    expect(paintVideoTop(document, video(8))).toBe(false);
   });
 });

@@ -48,7 +48,16 @@ export const EARLY_PART = {
   /** The strip of tags (hidden until the tags are known) and its sample chip. */
   tagStrip: 'data-early-tag-strip',
   tagChip: 'data-early-tag-chip',
+  /** A video's page: the player's poster and the title. */
+  poster: 'data-early-poster',
+  videoTitle: 'data-early-video-title',
 } as const;
+
+/**
+ * Set on the document's root element on a video's page once the early script has filled the
+ * page's top from the video's early read (`paintVideoTop`): the first paint then shows it.
+ */
+export const EARLY_VIDEO_ATTRIBUTE = 'data-early-video';
 
 /**
  * The list's columns by window width: 1 on phones (up to 639 px, SPEC §9), 2 on tablets, 3 on
@@ -132,6 +141,22 @@ export function paintFirstRow(document: Document, videos: unknown, tags: unknown
   }
   (row as HTMLElement).style.cssText = `display:grid;grid-template-columns:repeat(${Math.max(1, columns)},minmax(0,1fr));gap:${GRID_GAP}px`;
   return shown.length;
+}
+
+/**
+ * Fills a video's page's first paint (its 'Volver', player frame and title) with the video's early
+ * read: the poster (the thumbnail, as the player's) when it is one of the server's paths, and the
+ * title, as text. Returns whether there was a first paint to fill.
+ */
+export function paintVideoTop(document: Document, video: unknown): boolean {
+  const poster = document.querySelector(`[${EARLY_PART.poster}]`);
+  const title = document.querySelector(`[${EARLY_PART.videoTitle}]`);
+  if (!(poster instanceof HTMLImageElement) || !title || typeof video !== 'object' || video === null) return false;
+  const { titulo, urlThumbnail } = video as EarlyVideo;
+  if (typeof urlThumbnail === 'string' && urlThumbnail.startsWith('/')) poster.src = urlThumbnail;
+  else poster.remove();
+  title.textContent = typeof titulo === 'string' ? titulo : '';
+  return true;
 }
 
 /**
@@ -303,7 +328,20 @@ export function startEarlyRequests(): void {
     response.catch(() => undefined);
     return { url, authorization, response };
   });
-  if (videoPageId(window.location.pathname)) setTimeout(warmDateFormat, 0);
+  if (videoPageId(window.location.pathname)) {
+    setTimeout(warmDateFormat, 0);
+    const read = window.__taoEarlyRequests.find((entry) => /^\/api\/videos\/\d+$/.test(new URL(entry.url).pathname));
+    if (read) {
+      void earlyJson(read.response)
+        .then(async (video) => {
+          if (video === null) return;
+          const sheets = await applyPreloadedStyles(document);
+          dropDuplicatesOnReplacement(document, sheets);
+          if (paintVideoTop(document, video)) document.documentElement.setAttribute(EARLY_VIDEO_ATTRIBUTE, '');
+        })
+        .catch(() => undefined);
+    }
+  }
   const list = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === '/api/videos');
   const tags = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === '/api/etiquetas');
   if (list && tags) {

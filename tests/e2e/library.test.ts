@@ -466,6 +466,45 @@ describe('the library in Chromium', () => {
     await running.close();
   });
 
+  it.each([
+    [375, 812],
+    [1280, 900],
+  ])("at %i px a video's document paints 'Volver', the player's poster and the title before the app's code arrives, where the app then draws them", async (width, height) => {
+    const listed = (await callApi(product, 'GET', '/api/videos?limit=50', undefined, admin.token)) as unknown as Array<{ id: number; urlThumbnail: string | null }>;
+    const withPicture = listed.find((video) => video.urlThumbnail !== null)!;
+    const top = () => {
+      const box = (element: Element | null | undefined) => {
+        const rect = element?.getBoundingClientRect();
+        return rect ? [rect.x, rect.y, rect.width, rect.height].map(Math.round).join(',') : null;
+      };
+      const back = [...document.querySelectorAll('a')].find((link) => link.textContent?.trim() === 'Volver');
+      const picture = document.querySelector<HTMLImageElement>('section img') ?? document.querySelector('section video');
+      const file = picture instanceof HTMLImageElement ? picture.currentSrc : (picture as HTMLVideoElement | null)?.poster;
+      return { back: box(back), frame: box(document.querySelector('section')), picture: box(picture), file: file ? new URL(file).pathname : null, title: document.querySelector('h1')?.textContent, heading: box(document.querySelector('h1')) };
+    };
+    const held = await browser.newContext({ viewport: { width, height }, locale: 'es-ES' });
+    const early = await held.newPage();
+    await early.goto(`${product.url}/api/health`);
+    await early.evaluate((token) => window.localStorage.setItem('token', token), admin.token);
+    await early.route('**/assets/*.js', () => undefined);
+    await early.goto(`${product.url}/videos/${withPicture.id}`, { waitUntil: 'commit' });
+    await early.locator('[data-first-paint] section img').waitFor();
+    const painted = await early.evaluate(top);
+    await screenshot(early, `video-first-paint-${width}`);
+    await held.close();
+
+    const running = await browser.newContext({ viewport: { width, height }, locale: 'es-ES' });
+    const view = await running.newPage();
+    await openSignedIn(view, product, admin, `/videos/${withPicture.id}`);
+    await view.locator('main section video').waitFor();
+    await expect.poll(() => view.locator('[data-first-paint]').count()).toBe(0);
+    const drawn = await view.evaluate(top);
+    expect(painted.title).toBeTruthy();
+    expect(painted).toEqual(drawn);
+    expect(painted.file).toBe(new URL(withPicture.urlThumbnail!, product.url).pathname);
+    await running.close();
+  });
+
   it('a 375×812 phone shows a usable one-column grid without sideways scrolling', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true, locale: 'es-ES' });
     const mobile = await phone.newPage();

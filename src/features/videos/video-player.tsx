@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ComponentProps, type ReactNode } from 'react';
 import { AspectRatio, Paper } from '@mantine/core';
 import { useActorRef } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -55,39 +55,42 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
 
   const send = actorRef.send;
   return (
-    // At most 70 % of the window's height on wide screens (centred), so the title shows below it.
-    <Paper
-      component="section"
-      aria-label={appLabels.player}
-      radius="md"
-      shadow="sm"
-      bg="black"
-      maw="calc(70vh * 16 / 9)"
-      mx="auto"
-      style={{ overflow: 'hidden' }}
-    >
-      <AspectRatio ratio={16 / 9}>
-        <video
-          ref={mediaRef}
-          controls
-          playsInline
-          preload="metadata"
-          poster={video.urlThumbnail ?? undefined}
-          src={video.urlVideo}
-          aria-label={video.titulo}
-          // A block, as the cards' pictures: inline, it left a line's descender (7 px) of black under it.
-          style={{ display: 'block', width: '100%', height: '100%', objectFit: 'contain', background: 'black' }}
-          onLoadedMetadata={(event) => send({ type: 'media.loaded', duration: event.currentTarget.duration })}
-          onSeeked={() => send({ type: 'media.seeked' })}
-          onPlaying={() => send({ type: 'media.play' })}
-          // At the end the media pauses, then ends: the end is reported once, as 'media.ended'.
-          onPause={(event) => {
-            if (!event.currentTarget.ended) send({ type: 'media.pause', position: event.currentTarget.currentTime });
-          }}
-          onTimeUpdate={(event) => send({ type: 'media.time', position: event.currentTarget.currentTime })}
-          onEnded={() => send({ type: 'media.ended' })}
-        />
-      </AspectRatio>
+    <PlayerFrame aria-label={appLabels.player}>
+      <video
+        ref={mediaRef}
+        controls
+        playsInline
+        preload="metadata"
+        poster={video.urlThumbnail ?? undefined}
+        src={video.urlVideo}
+        aria-label={video.titulo}
+        // A block, as the cards' pictures: inline, it left a line's descender (7 px) of black under it.
+        style={MEDIA_STYLE}
+        onLoadedMetadata={(event) => send({ type: 'media.loaded', duration: event.currentTarget.duration })}
+        onSeeked={() => send({ type: 'media.seeked' })}
+        onPlaying={() => send({ type: 'media.play' })}
+        // At the end the media pauses, then ends: the end is reported once, as 'media.ended'.
+        onPause={(event) => {
+          if (!event.currentTarget.ended) send({ type: 'media.pause', position: event.currentTarget.currentTime });
+        }}
+        onTimeUpdate={(event) => send({ type: 'media.time', position: event.currentTarget.currentTime })}
+        onEnded={() => send({ type: 'media.ended' })}
+      />
+    </PlayerFrame>
+  );
+}
+
+/** The player's picture fills its frame, letterboxed in black. */
+export const MEDIA_STYLE = { display: 'block', width: '100%', height: '100%', objectFit: 'contain', background: 'black' } as const;
+
+/**
+ * The player's frame: 16:9, at most 70 % of the window's height on wide screens (centred), so the
+ * title shows below it. The video's page's first paint has the same frame (scripts/first-paint.tsx).
+ */
+export function PlayerFrame({ children, ...props }: { children: ReactNode } & Omit<ComponentProps<'section'>, 'style' | 'ref'>) {
+  return (
+    <Paper component="section" radius="md" shadow="sm" bg="black" maw="calc(70vh * 16 / 9)" mx="auto" style={{ overflow: 'hidden' }} {...props}>
+      <AspectRatio ratio={16 / 9}>{children}</AspectRatio>
     </Paper>
   );
 }
