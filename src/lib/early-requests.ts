@@ -5,7 +5,9 @@
  * API client answers a GET with the early response when its address and token are the same
  * (`takeEarlyResponse`), once. A read the app does not ask for the same way is simply not used:
  * the app asks again (so only the plain shapes are asked early: no filters, no paging in the
- * address, no single sign-on token). Nothing here may import: it runs before the app.
+ * address, no single sign-on token). With the answers it also fills the first paint of /videos
+ * (the list's first row) and of a video's page (its poster and title) while the app's code is on
+ * its way. Nothing here may import: it runs before the app.
  */
 
 interface EarlyRequest {
@@ -28,10 +30,10 @@ declare global {
 export const NOT_ADMIN_ATTRIBUTE = 'data-not-admin';
 
 /**
- * Set on the document's root element on /videos when the list is asked for early (the plain list:
- * no filters in the address or the session): the first paint then shows the list's controls, and
- * the early script paints the list's first row into it as soon as the list and the tags arrive
- * (`paintFirstRow`, docs/DECISIONS.md, "The list's first row before the app").
+ * Set on the document's root element on /videos once the early script has painted the list's
+ * first row (only the plain list is asked for early: no filters in the address or the session),
+ * from the list and the tags as they arrive: the first paint then shows the list's controls and
+ * that row (`paintFirstRow`, docs/DECISIONS.md, "The list's first row before the app").
  */
 export const EARLY_LIST_ATTRIBUTE = 'data-early-list';
 
