@@ -46,6 +46,9 @@ const PHONE_NAME_CSS =
 const ADMIN_ONLY_ATTRIBUTE = 'data-first-paint-admin';
 const ADMIN_ONLY_CSS = `[${ADMIN_ONLY_ATTRIBUTE}]{display:contents}:root[${NOT_ADMIN_ATTRIBUTE}] [${ADMIN_ONLY_ATTRIBUTE}]{display:none}`;
 
+/** CSS showing the elements marked `attribute` only once the early script has set `mark` on the root. */
+const shownUnderMark = (attribute: string, mark: string) => `[${attribute}]{display:none}:root[${mark}] [${attribute}]{display:block}`;
+
 /**
  * /videos' first paint, for the plain list (no filters: the one the document's early script asks
  * for, EARLY_LIST_ATTRIBUTE): the list's controls as the app first draws them, an empty grid and a
@@ -54,9 +57,7 @@ const ADMIN_ONLY_CSS = `[${ADMIN_ONLY_ATTRIBUTE}]{display:contents}:root[${NOT_A
  * list, no session, JavaScript off) only the header is painted, as before.
  */
 const LIST_ATTRIBUTE = 'data-first-paint-list';
-const LIST_CSS =
-  `[${LIST_ATTRIBUTE}]{display:none}:root[${EARLY_LIST_ATTRIBUTE}] [${LIST_ATTRIBUTE}]{display:block}` +
-  `[${EARLY_PART.tagStrip}][hidden]{display:none!important}`;
+const LIST_CSS = shownUnderMark(LIST_ATTRIBUTE, EARLY_LIST_ATTRIBUTE) + `[${EARLY_PART.tagStrip}][hidden]{display:none!important}`;
 /** The strip's sample chip: the early script copies it for each tag. */
 const SAMPLE_TAG = { id: 1, nombre: 'first-paint-sample-tag' };
 const noop = () => undefined;
@@ -67,18 +68,7 @@ function FirstRow() {
       <style>{LIST_CSS}</style>
       <Container size="xl" py="lg">
         <Stack gap="lg">
-          <FiltersBarView
-            filters={parseFilters({})}
-            tags={[SAMPLE_TAG]}
-            restoring={false}
-            text=""
-            onTextChange={noop}
-            onSearch={noop}
-            onClearSearch={noop}
-            onTab={noop}
-            onChange={noop}
-            onClear={noop}
-          />
+          <FiltersBarView filters={parseFilters({})} restoring={false} send={noop} tags={[SAMPLE_TAG]} />
           <div {...{ [EARLY_PART.row]: '' }} />
         </Stack>
       </Container>
@@ -94,7 +84,7 @@ function FirstRow() {
  * script has filled them from the video's early read (`paintVideoTop`, EARLY_VIDEO_ATTRIBUTE).
  */
 const VIDEO_ATTRIBUTE = 'data-first-paint-video';
-const VIDEO_CSS = `[${VIDEO_ATTRIBUTE}]{display:none}:root[${EARLY_VIDEO_ATTRIBUTE}] [${VIDEO_ATTRIBUTE}]{display:block}`;
+const VIDEO_CSS = shownUnderMark(VIDEO_ATTRIBUTE, EARLY_VIDEO_ATTRIBUTE);
 
 function VideoTop() {
   return (

@@ -128,7 +128,8 @@ export function paintFirstRow(document: Document, videos: unknown, tags: unknown
     sampleChip.remove();
     strip.removeAttribute('hidden');
   }
-  const shown = (videos as EarlyVideo[]).slice(0, Math.max(1, columns));
+  const perRow = Math.max(1, columns);
+  const shown = (videos as EarlyVideo[]).slice(0, perRow);
   for (const video of shown) {
     const content = card.content.cloneNode(true) as DocumentFragment;
     const picture = content.querySelector(`[${EARLY_PART.picture}]`);
@@ -141,7 +142,7 @@ export function paintFirstRow(document: Document, videos: unknown, tags: unknown
     if (video?.visto === true) content.querySelector(`[${EARLY_PART.notSeen}]`)?.remove();
     row.append(content);
   }
-  (row as HTMLElement).style.cssText = `display:grid;grid-template-columns:repeat(${Math.max(1, columns)},minmax(0,1fr));gap:${GRID_GAP}px`;
+  (row as HTMLElement).style.cssText = `display:grid;grid-template-columns:repeat(${perRow},minmax(0,1fr));gap:${GRID_GAP}px`;
   return shown.length;
 }
 
@@ -164,9 +165,10 @@ export function paintVideoTop(document: Document, video: unknown): boolean {
 /**
  * Applies the stylesheets the document preloads for the app (its route's, which the app applies as
  * it loads the route) now: a `<link rel="stylesheet">` of the same address and mode, so the file
- * preloaded is the one used. Resolves with them once they have loaded (or failed).
+ * preloaded is the one used. Resolves once they have loaded (or failed); the copies the app's
+ * loader then makes again are dropped (`dropDuplicatesOnReplacement`).
  */
-function applyPreloadedStyles(document: Document): Promise<HTMLLinkElement[]> {
+async function applyPreloadedStyles(document: Document): Promise<void> {
   const preloads = [...document.querySelectorAll('link[rel="preload"][as="style"]')];
   const applied = preloads.flatMap((preload) => {
     const href = preload.getAttribute('href');
@@ -179,15 +181,16 @@ function applyPreloadedStyles(document: Document): Promise<HTMLLinkElement[]> {
     if (mode !== null) sheet.setAttribute('crossorigin', mode);
     return [sheet];
   });
-  return Promise.all(
+  await Promise.all(
     applied.map(
       (sheet) =>
-        new Promise<HTMLLinkElement>((resolve) => {
-          sheet.onload = sheet.onerror = () => resolve(sheet);
+        new Promise<void>((resolve) => {
+          sheet.onload = sheet.onerror = () => resolve();
           document.head.append(sheet);
         }),
     ),
   );
+  dropDuplicatesOnReplacement(document, applied);
 }
 
 /**
@@ -330,15 +333,15 @@ export function startEarlyRequests(): void {
     response.catch(() => undefined);
     return { url, authorization, response };
   });
-  if (videoPageId(window.location.pathname)) {
+  const videoId = videoPageId(window.location.pathname);
+  if (videoId) {
     setTimeout(warmDateFormat, 0);
-    const read = window.__taoEarlyRequests.find((entry) => /^\/api\/videos\/\d+$/.test(new URL(entry.url).pathname));
+    const read = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === `/api/videos/${videoId}`);
     if (read) {
       void earlyJson(read.response)
         .then(async (video) => {
           if (video === null) return;
-          const sheets = await applyPreloadedStyles(document);
-          dropDuplicatesOnReplacement(document, sheets);
+          await applyPreloadedStyles(document);
           if (paintVideoTop(document, video)) document.documentElement.setAttribute(EARLY_VIDEO_ATTRIBUTE, '');
         })
         .catch(() => undefined);
@@ -353,8 +356,7 @@ export function startEarlyRequests(): void {
     void Promise.all([earlyJson(list.response), earlyJson(tags.response)])
       .then(async ([videos, etiquetas]) => {
         if (!Array.isArray(videos) || videos.length === 0) return;
-        const sheets = await applyPreloadedStyles(document);
-        dropDuplicatesOnReplacement(document, sheets);
+        await applyPreloadedStyles(document);
         const columns = gridColumns((query) => window.matchMedia(query).matches);
         if (paintFirstRow(document, videos, etiquetas, columns) > 0) document.documentElement.setAttribute(EARLY_LIST_ATTRIBUTE, '');
       })

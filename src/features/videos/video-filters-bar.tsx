@@ -4,7 +4,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
 import type { Etiqueta } from '../../../machines/tag-filter/tag-filter.types.ts';
 import { MAX_SEARCH_LENGTH, tabOf } from '../../../machines/video-filters/video-filters.ts';
-import type { FilterName, VideoFilters, VideoTab } from '../../../machines/video-filters/video-filters.types.ts';
+import type { VideoFilters, VideoFiltersEvent, VideoTab } from '../../../machines/video-filters/video-filters.types.ts';
 import { appLabels } from '../../components/app-labels.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { FilterChips } from './filter-chips.tsx';
@@ -26,64 +26,40 @@ const TABS: ReadonlyArray<{ value: VideoTab; label: string }> = [
 ];
 
 /**
- * The list's controls (SPEC §2): tabs Todos / Favoritos / No vistos, the search box (runs on Enter
- * with text), and the filter chips with the tag strip. Everything goes through the filters machine;
- * the controls wait while the stored filters are being restored.
+ * The list's controls (SPEC §2), on the filters machine hosted by the route: the view below with
+ * the machine's filters, its 'restoring' state and its `send`.
  */
 export function VideoFiltersBar({ actorRef, tags, locale }: VideoFiltersBarProps) {
   const filters = useSelector(actorRef, (snapshot) => snapshot.context.filters);
   const restoring = useSelector(actorRef, (snapshot) => snapshot.hasTag('restoring'));
+  return <FiltersBarView filters={filters} restoring={restoring} send={actorRef.send} tags={tags} locale={locale} />;
+}
+
+export interface FiltersBarViewProps {
+  filters: VideoFilters;
+  /** The stored filters are being restored: the controls wait. */
+  restoring: boolean;
+  /** Where the controls' events go (the filters machine; nowhere in the first paint). */
+  send: (event: VideoFiltersEvent) => void;
+  tags: readonly Etiqueta[];
+  locale?: string | undefined;
+}
+
+/**
+ * Tabs Todos / Favoritos / No vistos, the search box (runs on Enter with text), and the filter
+ * chips with the tag strip, each sending its event. The app renders it through the filters machine
+ * (above); the build renders it unfiltered into /videos' first paint (scripts/first-paint.tsx).
+ */
+export function FiltersBarView({ filters, restoring, send, tags, locale }: FiltersBarViewProps) {
   const [text, setText] = useState(filters.q ?? '');
 
   // The text follows the filter when it changes elsewhere (Todos, a restored or linked address).
   useEffect(() => setText(filters.q ?? ''), [filters.q]);
 
   return (
-    <FiltersBarView
-      filters={filters}
-      tags={tags}
-      locale={locale}
-      restoring={restoring}
-      text={text}
-      onTextChange={setText}
-      onSearch={() => actorRef.send({ type: 'filters.search', text })}
-      onClearSearch={() => {
-        setText('');
-        actorRef.send({ type: 'filters.clear', filter: 'q' });
-      }}
-      onTab={(tab) => actorRef.send({ type: 'filters.tab', tab })}
-      onChange={(changes) => actorRef.send({ type: 'filters.set', filters: changes })}
-      onClear={(filter) => actorRef.send({ type: 'filters.clear', filter })}
-    />
-  );
-}
-
-export interface FiltersBarViewProps {
-  filters: VideoFilters;
-  tags: readonly Etiqueta[];
-  locale?: string | undefined;
-  /** The stored filters are being restored: the controls wait. */
-  restoring: boolean;
-  /** The search box's text. */
-  text: string;
-  onTextChange: (text: string) => void;
-  /** Enter in the search box. */
-  onSearch: () => void;
-  onClearSearch: () => void;
-  onTab: (tab: VideoTab) => void;
-  onChange: (filters: Partial<VideoFilters>) => void;
-  onClear: (filter: FilterName) => void;
-}
-
-/**
- * The bar itself, props-driven: the app renders it through the filters machine (above), the build
- * renders it unfiltered into /videos' first paint (scripts/first-paint.tsx).
- */
-export function FiltersBarView({ filters, tags, locale, restoring, text, onTextChange, onSearch, onClearSearch, onTab, onChange, onClear }: FiltersBarViewProps) {
-  return (
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end" gap="md">
-        <Tabs value={tabOf(filters)} onChange={(tab) => tab && onTab(tab as VideoTab)}>
+        <Tabs value={tabOf(filters)} onChange={(tab) => tab && send({ type: 'filters.tab', tab: tab as VideoTab })}>
           <Tabs.List>
             {TABS.map((tab) => (
               <Tabs.Tab key={tab.value} value={tab.value} disabled={restoring}>
@@ -97,19 +73,37 @@ export function FiltersBarView({ filters, tags, locale, restoring, text, onTextC
           aria-label={appLabels.search}
           placeholder={appLabels.search}
           leftSection={<IconSearch size={16} aria-hidden />}
-          rightSection={filters.q ? <CloseButton size="sm" aria-label={libraryMessages.clearSearch} onClick={onClearSearch} /> : null}
+          rightSection={
+            filters.q ? (
+              <CloseButton
+                size="sm"
+                aria-label={libraryMessages.clearSearch}
+                onClick={() => {
+                  setText('');
+                  send({ type: 'filters.clear', filter: 'q' });
+                }}
+              />
+            ) : null
+          }
           maxLength={MAX_SEARCH_LENGTH}
           value={text}
           disabled={restoring}
-          onChange={(event) => onTextChange(event.currentTarget.value)}
+          onChange={(event) => setText(event.currentTarget.value)}
           onKeyDown={(event) => {
             // SPEC §2: the search runs when Enter is pressed on non-empty text (the machine's guard).
-            if (event.key === 'Enter') onSearch();
+            if (event.key === 'Enter') send({ type: 'filters.search', text });
           }}
           w={{ base: '100%', sm: 320 }}
         />
       </Group>
-      <FilterChips filters={filters} tags={tags} disabled={restoring} locale={locale} onChange={onChange} onClear={onClear} />
+      <FilterChips
+        filters={filters}
+        tags={tags}
+        disabled={restoring}
+        locale={locale}
+        onChange={(changes) => send({ type: 'filters.set', filters: changes })}
+        onClear={(filter) => send({ type: 'filters.clear', filter })}
+      />
     </Stack>
   );
 }

@@ -15,20 +15,19 @@ export const ESTIMATED_ROW_HEIGHT = 440;
 export const OVERSCAN_ROWS = 1;
 /** `onEndReached` fires when one of the last this many rows is rendered. */
 export const END_THRESHOLD_ROWS = 2;
-const GAP = GRID_GAP;
 /** The library page: Mantine's `xl` container, at most this wide, with `md` padding (16 px) each side. */
 const PAGE_MAX_WIDTH = 1320;
 const PAGE_PADDING = 16;
 
 /** A card's width for `n` columns in a window `window` wide (a CSS length). */
-const cardWidth = (columns: number, window: string) => `calc((${window} - ${2 * PAGE_PADDING + (columns - 1) * GAP}px) / ${columns})`;
+const cardWidth = (columns: number, window: string) => `calc((${window} - ${2 * PAGE_PADDING + (columns - 1) * GRID_GAP}px) / ${columns})`;
 
 /**
  * A card's width by window width, as `sizes` states it to the browser for the thumbnail's `srcset`
  * (video-card.tsx): the columns above, the page's width and padding, the gap.
  */
 export const CARD_SIZES = [
-  `(min-width: ${PAGE_MAX_WIDTH}px) ${(PAGE_MAX_WIDTH - 2 * PAGE_PADDING - 3 * GAP) / 4}px`,
+  `(min-width: ${PAGE_MAX_WIDTH}px) ${(PAGE_MAX_WIDTH - 2 * PAGE_PADDING - 3 * GRID_GAP) / 4}px`,
   `${GRID_BREAKPOINTS.four} ${cardWidth(4, '100vw')}`,
   `${GRID_BREAKPOINTS.three} ${cardWidth(3, '100vw')}`,
   `${GRID_BREAKPOINTS.two} ${cardWidth(2, '100vw')}`,
@@ -101,7 +100,7 @@ export function VideoGrid<T extends { id: number }>({
     // render in slices").
     initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin,
-    gap: GAP,
+    gap: GRID_GAP,
     // A row not laid out (height 0: hidden, or a DOM without layout) keeps its estimate.
     measureElement: (element) => element.getBoundingClientRect().height || ESTIMATED_ROW_HEIGHT,
   });
@@ -139,7 +138,7 @@ export function VideoGrid<T extends { id: number }>({
             ref={virtualizer.measureElement}
             style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - scrollMargin}px)` }}
           >
-            <SimpleGrid cols={columns} spacing={GAP}>
+            <SimpleGrid cols={columns} spacing={GRID_GAP}>
               {items.slice(row.index * columns, row.index * columns + columns).map((item, column) => (
                 <div key={item.id} role="listitem" aria-setsize={items.length} aria-posinset={row.index * columns + column + 1}>
                   {renderItem(item, { firstRow: row.index === 0 })}
