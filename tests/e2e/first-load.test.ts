@@ -129,6 +129,9 @@ describe('a signed-in page\'s first load', () => {
     }
   });
 
+  /** How long the video's read is held back. */
+  const SLOW_READ_MS = 6000;
+
   it('a video\'s page whose read is slow shows the header and "Cargando el video" meanwhile, then the video, asked once', async () => {
     // The app renders once the route has loaded, or after a second (src/main.tsx): then the router,
     // as it mounts, takes over the load in progress instead of starting another (a second GET would
@@ -146,7 +149,9 @@ describe('a signed-in page\'s first load', () => {
         // (its PATCHes, the seen mark and the position, go through at once)
         if (route.request().method() !== 'GET') return route.continue();
         asked += 1;
-        await new Promise((resolve) => setTimeout(resolve, 3000));
+        // Long enough that the spinner, shown a second after the app starts, is seen before the answer
+        // even when the app starts late under the load of the other e2e files (3 s once was not).
+        await new Promise((resolve) => setTimeout(resolve, SLOW_READ_MS));
         return route.continue();
       });
       await page.goto(`${product.url}/api/health`);
