@@ -489,6 +489,8 @@ describe('the library in Chromium', () => {
     await early.route('**/assets/*.js', () => undefined);
     await early.goto(`${product.url}/videos/${withPicture.id}`, { waitUntil: 'commit' });
     await early.locator('[data-first-paint] section img').waitFor();
+    // The picture's file is chosen when its load starts: wait for the poster itself, as a user would see it.
+    await expect.poll(() => early.locator('[data-first-paint] section img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const painted = await early.evaluate(top);
     await screenshot(early, `video-first-paint-${width}`);
     await held.close();
