@@ -51,6 +51,12 @@ describe("/videos' first row, painted by the document's early script before the 
     expect(cards().map((card) => card.textContent?.includes('No visto'))).toEqual([false, true]);
   });
 
+  it('shows each video\'s duration as the app\'s card reads it (m:ss, h:mm:ss from an hour on)', () => {
+    paintFirstRow(document, [video(1, { duracion: 65.4 }), video(2, { duracion: 3725 }), video(3, { duracion: 'x' })], tags, 3);
+    const durations = cards().map((card) => card.querySelector(`[${EARLY_PART.duration}]`)?.textContent);
+    expect(durations).toEqual(['1:05', '1:02:05', '0:00']);
+  });
+
   it('puts the titles in as text: markup in a title is shown, never run or parsed', () => {
     const title = '<img src=x onerror="window.__ran=1"><b>Título</b>';
     paintFirstRow(document, [video(1, { titulo: title })], tags, 1);

@@ -43,10 +43,11 @@ export const EARLY_PART = {
   row: 'data-early-row',
   /** The `<template>` of a first-row card. */
   card: 'data-early-card',
-  /** A card's picture, its title, its 'No visto' badge. */
+  /** A card's picture, its title, its 'No visto' badge, its duration. */
   picture: 'data-early-picture',
   title: 'data-early-title',
   notSeen: 'data-early-not-seen',
+  duration: 'data-early-duration',
   /** The strip of tags (hidden until the tags are known) and its sample chip. */
   tagStrip: 'data-early-tag-strip',
   tagChip: 'data-early-tag-chip',
@@ -85,6 +86,19 @@ export function thumbnailSrcSet(url: string): string {
   return `${small} ${CARD_THUMBNAIL_WIDTH}w, ${url} ${THUMBNAIL_WIDTH}w`;
 }
 
+/**
+ * SPEC.md §3: a video's duration (seconds) is shown m:ss, or h:mm:ss from one hour on.
+ * Fractions of a second are dropped (a 59.9 s clip reads 0:59); a negative or missing value reads 0:00.
+ * Here because the first row's cards show it before the app (the app's cards use it too).
+ */
+export function formatDuration(seconds: number | null | undefined): string {
+  const total = Number.isFinite(seconds) && (seconds as number) > 0 ? Math.floor(seconds as number) : 0;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const secs = String(total % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${secs}` : `${minutes}:${secs}`;
+}
+
 /** The columns the list has in this window (GRID_BREAKPOINTS). */
 export function gridColumns(matches: (query: string) => boolean): number {
   return matches(GRID_BREAKPOINTS.four) ? 4 : matches(GRID_BREAKPOINTS.three) ? 3 : matches(GRID_BREAKPOINTS.two) ? 2 : 1;
@@ -93,6 +107,7 @@ export function gridColumns(matches: (query: string) => boolean): number {
 /** What the first row shows of a video and of a tag (the API's Video and Etiqueta). */
 interface EarlyVideo {
   titulo?: unknown;
+  duracion?: unknown;
   urlThumbnail?: unknown;
   visto?: unknown;
 }
@@ -140,6 +155,8 @@ export function paintFirstRow(document: Document, videos: unknown, tags: unknown
     } else picture?.remove();
     if (title) title.textContent = typeof video?.titulo === 'string' ? video.titulo : '';
     if (video?.visto === true) content.querySelector(`[${EARLY_PART.notSeen}]`)?.remove();
+    const duration = content.querySelector(`[${EARLY_PART.duration}]`);
+    if (duration) duration.textContent = formatDuration(typeof video?.duracion === 'number' ? video.duracion : undefined);
     row.append(content);
   }
   (row as HTMLElement).style.cssText = `display:grid;grid-template-columns:repeat(${perRow},minmax(0,1fr));gap:${GRID_GAP}px`;

@@ -411,7 +411,14 @@ describe('the library in Chromium', () => {
           return rect ? [rect.x, rect.y, rect.width, rect.height].map(Math.round).join(',') : null;
         };
         const picture = card.querySelector('img');
-        return { title: card.querySelector('h2')?.textContent ?? '', src: picture?.currentSrc ?? null, picture: box(picture), heading: box(card.querySelector('h2')) };
+        const duration = [...card.querySelectorAll('.mantine-Badge-root')].find((badge) => /^\d+:\d\d(:\d\d)?$/.test(badge.textContent ?? ''));
+        return {
+          title: card.querySelector('h2')?.textContent ?? '',
+          src: picture?.currentSrc ?? null,
+          picture: box(picture),
+          heading: box(card.querySelector('h2')),
+          duration: duration ? `${duration.textContent} at ${box(duration)}` : null,
+        };
       });
     const viewport = { width, height };
 
@@ -425,6 +432,11 @@ describe('the library in Chromium', () => {
     await early.locator('[data-first-paint] article img').first().waitFor();
     await expect.poll(() => early.locator('[data-first-paint] article img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const painted = await early.evaluate(firstRow, '[data-first-paint]');
+    const firstChip = (scope: string) => {
+      const rect = document.querySelector(`${scope} [role="group"][aria-label="Etiquetas"] label`)?.getBoundingClientRect();
+      return rect ? `${Math.round(rect.x)},${Math.round(rect.y)}` : null;
+    };
+    const chipPainted = await early.evaluate(firstChip, '[data-first-paint]');
     expect(await early.getByText('Fecha de subida').first().isVisible()).toBe(true);
     await screenshot(early, `library-first-paint-${width}`);
     // With filters in the address the document does not guess the list: its header only.
@@ -445,6 +457,10 @@ describe('the library in Chromium', () => {
     await view.getByRole('list', { name: 'Videos' }).getByRole('heading').first().waitFor();
     await expect.poll(() => view.locator('[data-first-paint]').count()).toBe(0);
     const drawn = await view.evaluate(firstRow, 'main');
+    // The strip of tags starts where the document painted it, arrows or not (they lie over its ends).
+    await view.getByRole('button', { name: 'Ver más etiquetas' }).waitFor();
+    expect(chipPainted).not.toBeNull();
+    expect(await view.evaluate(firstChip, 'main')).toBe(chipPainted);
 
     expect(painted).toHaveLength(columns);
     expect(painted.map((card) => card.title)).toEqual(drawn.slice(0, columns).map((card) => card.title));
@@ -455,6 +471,9 @@ describe('the library in Chromium', () => {
       expect(card.src, `card ${index + 1}'s picture file`).toBe(drawn[index]!.src);
       // The title starts where the app's does (the app's may wrap differently: its heading's box is compared by its corner).
       expect(card.heading?.split(',').slice(0, 2), `card ${index + 1}'s title`).toEqual(drawn[index]!.heading?.split(',').slice(0, 2));
+      // its duration, where the app's card shows it
+      expect(card.duration, `card ${index + 1}'s duration`).not.toBeNull();
+      expect(card.duration, `card ${index + 1}'s duration`).toBe(drawn[index]!.duration);
     }
     // The document's early picture and the app's card ask for one file.
     const first = new URL((await view.locator('main article img').first().evaluate((img: HTMLImageElement) => img.currentSrc)));

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NO_FILTERS } from '../../../machines/video-filters/video-filters.ts';
@@ -165,16 +165,48 @@ describe('TagStrip', () => {
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(width.client);
   }
 
-  it('scrolls 300 px per arrow press; back is disabled at the start', async () => {
+  it('scrolls 300 px per arrow press; at the start only the forward arrow shows', async () => {
     overflowing({ scroll: 1200, client: 500 });
     const scrollBy = vi.fn();
     HTMLElement.prototype.scrollBy = scrollBy as never;
     renderWithTheme(<TagStrip tags={TAGS} selectedIds={[]} onChange={vi.fn()} />);
     expect(TAG_STRIP_STEP_PX).toBe(300);
     // The arrows come with the row's first size, as the ResizeObserver reports it.
-    expect(await screen.findByRole('button', { name: 'Ver etiquetas anteriores' })).toBeDisabled();
-    await userEvent.click(screen.getByRole('button', { name: 'Ver más etiquetas' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ver más etiquetas' }));
     expect(scrollBy).toHaveBeenLastCalledWith({ left: 300, behavior: 'smooth' });
+    expect(screen.queryByRole('button', { name: 'Ver etiquetas anteriores' })).not.toBeInTheDocument();
+  });
+
+  it('the arrows lie over the row, so the chips stay put when they come and go', async () => {
+    overflowing({ scroll: 1200, client: 500 });
+    renderWithTheme(<TagStrip tags={TAGS} selectedIds={[]} onChange={vi.fn()} />);
+    const forward = await screen.findByRole('button', { name: 'Ver más etiquetas' });
+    const strip = screen.getByRole('group', { name: 'Etiquetas' });
+    // the arrow's box is placed over the strip, out of the row's flow, and lets clicks through to the chips beside the button
+    const shade = forward.parentElement!;
+    expect(shade.parentElement).toBe(strip);
+    expect(getComputedStyle(shade).position).toBe('absolute');
+    expect(shade.style.pointerEvents).toBe('none');
+    expect(forward.style.pointerEvents).toBe('auto');
+  });
+
+  it('at the end the forward arrow goes and the back one shows; the focus moves from the one that went to the other', async () => {
+    overflowing({ scroll: 1200, client: 500 });
+    let scrolled = 0;
+    vi.spyOn(HTMLElement.prototype, 'scrollLeft', 'get').mockImplementation(() => scrolled);
+    renderWithTheme(<TagStrip tags={TAGS} selectedIds={[]} onChange={vi.fn()} />);
+    const forward = await screen.findByRole('button', { name: 'Ver más etiquetas' });
+    forward.focus();
+    const row = screen.getByRole('group', { name: 'Etiquetas' }).querySelector<HTMLElement>('[style*="overflow-x"]')!;
+    scrolled = 300;
+    fireEvent.scroll(row);
+    // in the middle both show, and the focus stays where it was
+    expect(await screen.findByRole('button', { name: 'Ver etiquetas anteriores' })).toBeInTheDocument();
+    expect(forward).toHaveFocus();
+    scrolled = 700;
+    fireEvent.scroll(row);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Ver más etiquetas' })).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Ver etiquetas anteriores' })).toHaveFocus();
   });
 
   it('has no arrows when every tag fits', async () => {

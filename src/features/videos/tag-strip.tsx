@@ -18,20 +18,40 @@ export interface TagStripProps {
   disabled?: boolean;
 }
 
+/** Room an arrow takes over the row's end: the button (28 px) and its fade. */
+const ARROW_ROOM_PX = 48;
+
+type Side = 'back' | 'forward';
+
 /**
- * Every tag in one row, as chips that add or remove the tag from the filter; the arrows scroll the
- * row 300 px back or forward and are disabled at either end (hidden when everything fits).
+ * Every tag in one row, as chips that add or remove the tag from the filter. When the row overflows,
+ * an arrow over each end it can scroll towards scrolls it 300 px back or forward; an arrow lies over
+ * the row (fading the chips under it) and goes at the end it has reached, so the chips never move when
+ * the arrows come and go (docs/DECISIONS.md, "The tag strip's arrows over its ends"). An arrow that
+ * goes while it has the focus hands it to the other one.
  */
 export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagStripProps) {
   const viewport = useRef<HTMLDivElement>(null);
+  const arrows = useRef<Record<Side, HTMLButtonElement | null>>({ back: null, forward: null });
+  const focusNext = useRef<Side | null>(null);
   const [edges, setEdges] = useState({ overflow: false, atStart: true, atEnd: true });
 
   const measure = useCallback(() => {
     const element = viewport.current;
     if (!element) return;
     const max = element.scrollWidth - element.clientWidth;
-    setEdges({ overflow: max > 1, atStart: element.scrollLeft <= 1, atEnd: element.scrollLeft >= max - 1 });
+    const next = { overflow: max > 1, atStart: element.scrollLeft <= 1, atEnd: element.scrollLeft >= max - 1 };
+    const focused = element.ownerDocument.activeElement;
+    if (next.overflow && next.atEnd && focused === arrows.current.forward) focusNext.current = 'back';
+    if (next.overflow && next.atStart && focused === arrows.current.back) focusNext.current = 'forward';
+    setEdges((current) => (current.overflow === next.overflow && current.atStart === next.atStart && current.atEnd === next.atEnd ? current : next));
   }, []);
+
+  useEffect(() => {
+    const side = focusNext.current;
+    focusNext.current = null;
+    if (side) arrows.current[side]?.focus();
+  }, [edges]);
 
   useEffect(() => {
     const element = viewport.current;
@@ -50,19 +70,43 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
   const scroll = (direction: -1 | 1) => viewport.current?.scrollBy({ left: direction * TAG_STRIP_STEP_PX, behavior: 'smooth' });
   const toggle = (id: number, checked: boolean) =>
     onChange(checked ? [...selectedIds.filter((other) => other !== id), id] : selectedIds.filter((other) => other !== id));
+  const arrow = (side: Side) => (
+    <Box
+      pos="absolute"
+      top={0}
+      bottom={0}
+      {...(side === 'back' ? { left: 0, pr: ARROW_ROOM_PX - 28 } : { right: 0, pl: ARROW_ROOM_PX - 28 })}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        pointerEvents: 'none',
+        background: `linear-gradient(to ${side === 'back' ? 'right' : 'left'}, var(--mantine-color-body) 60%, transparent)`,
+      }}
+    >
+      <ActionIcon
+        ref={(button: HTMLButtonElement | null) => {
+          arrows.current[side] = button;
+        }}
+        variant="subtle"
+        color="gray.8"
+        aria-label={side === 'back' ? libraryMessages.scrollTagsBack : libraryMessages.scrollTagsForward}
+        onClick={() => scroll(side === 'back' ? -1 : 1)}
+        style={{ pointerEvents: 'auto' }}
+      >
+        {side === 'back' ? <IconChevronLeft size={18} aria-hidden /> : <IconChevronRight size={18} aria-hidden />}
+      </ActionIcon>
+    </Box>
+  );
 
   if (tags.length === 0) return null;
   return (
-    <Group gap={4} wrap="nowrap" role="group" aria-label={libraryMessages.tagStrip}>
-      {edges.overflow && (
-        <ActionIcon variant="subtle" color="gray.8" aria-label={libraryMessages.scrollTagsBack} disabled={edges.atStart} onClick={() => scroll(-1)}>
-          <IconChevronLeft size={18} aria-hidden />
-        </ActionIcon>
-      )}
+    <Box pos="relative" role="group" aria-label={libraryMessages.tagStrip}>
+      {edges.overflow && !edges.atStart && arrow('back')}
       <Box
         ref={viewport}
         onScroll={measure}
-        style={{ overflowX: 'auto', scrollbarWidth: 'none', flex: 1, minWidth: 0, scrollBehavior: 'smooth' }}
+        // A chip reached with the keyboard is scrolled clear of the arrows.
+        style={{ overflowX: 'auto', scrollbarWidth: 'none', scrollBehavior: 'smooth', scrollPaddingInline: ARROW_ROOM_PX }}
       >
         <Group gap={6} wrap="nowrap" py={2}>
           {tags.map((tag) => (
@@ -80,11 +124,7 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
           ))}
         </Group>
       </Box>
-      {edges.overflow && (
-        <ActionIcon variant="subtle" color="gray.8" aria-label={libraryMessages.scrollTagsForward} disabled={edges.atEnd} onClick={() => scroll(1)}>
-          <IconChevronRight size={18} aria-hidden />
-        </ActionIcon>
-      )}
-    </Group>
+      {edges.overflow && !edges.atEnd && arrow('forward')}
+    </Box>
   );
 }

@@ -4,8 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { HoverTooltip } from '../../components/hover-tooltip.tsx';
-import { EARLY_PART, thumbnailSrcSet } from '../../lib/early-requests.ts';
-import { formatDuration } from '../../lib/format/duration.ts';
+import { EARLY_PART, formatDuration, thumbnailSrcSet } from '../../lib/early-requests.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { ShortDescription } from './short-description.tsx';
 import { CARD_SIZES } from './video-grid.tsx';
@@ -121,6 +120,15 @@ function NotSeenBadge(props: Record<`data-${string}`, string>) {
   );
 }
 
+/** The card's duration, over the picture's bottom right corner (named for screen readers, except in the hidden first paint). */
+function DurationBadge({ duration, named = true, ...props }: { duration: string; named?: boolean } & Record<`data-${string}`, string>) {
+  return (
+    <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={named ? libraryMessages.duration(duration) : undefined} {...props}>
+      {duration}
+    </Badge>
+  );
+}
+
 function CardTitle({ children, ...props }: { children?: string; id?: string } & Record<`data-${string}`, string>) {
   return (
     <Title order={2} fz="md" fw={600} lineClamp={2} {...props}>
@@ -188,17 +196,7 @@ function LoadedCard({
           />
         )}
         {!video.visto && <NotSeenBadge />}
-        <Badge
-          pos="absolute"
-          bottom={8}
-          right={8}
-          color="dark.7"
-          variant="filled"
-          radius="sm"
-          aria-label={libraryMessages.duration(duration)}
-        >
-          {duration}
-        </Badge>
+        <DurationBadge duration={duration} />
         <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
           <ActionIcon
             component={linkComponent as 'a'}
@@ -306,6 +304,7 @@ export function FirstPaintCard() {
           <img {...{ [EARLY_PART.picture]: '' }} alt="" sizes={CARD_SIZES} fetchPriority="high" decoding="async" style={PICTURE_STYLE} />
         </AspectRatio>
         <NotSeenBadge {...{ [EARLY_PART.notSeen]: '' }} />
+        <DurationBadge duration={formatDuration(0)} named={false} {...{ [EARLY_PART.duration]: '' }} />
         <Center pos="absolute" inset={0}>
           <ActionIcon component="span" {...PLAY_LOOK}>
             <PlayIcon />
