@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { firstPaints } from '../../scripts/first-paint.tsx';
-import { dropDuplicatesOnReplacement, EARLY_PART, GRID_BREAKPOINTS, gridColumns, paintFirstRow, paintVideoTop, thumbnailSrcSet } from './early-requests.ts';
+import { applyPreloadedStyles, dropDuplicatesOnReplacement, EARLY_PART, GRID_BREAKPOINTS, gridColumns, paintFirstRow, paintVideoTop, thumbnailSrcSet } from './early-requests.ts';
 
 /** /videos' first paint as the built document holds it (scripts/first-paint.tsx), in this page. */
 const FIRST_PAINT = firstPaints()['/videos']!;
@@ -148,6 +148,51 @@ describe("the stylesheets the early script applied, once the app has replaced th
     dropDuplicatesOnReplacement(document, ours);
     await replaceFirstPaint();
     expect(hrefs()).toEqual(['/assets/shared.css']);
+  });
+});
+
+describe("the route's preloaded stylesheets, applied before a first paint shows", () => {
+  const preload = (href: string) => {
+    const link = document.createElement('link');
+    link.rel = 'preload';
+    link.setAttribute('as', 'style');
+    link.href = href;
+    link.setAttribute('crossorigin', '');
+    document.head.append(link);
+  };
+  const stylesheets = () => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')];
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  afterEach(() => {
+    document.head.innerHTML = '';
+  });
+
+  it('are applied from the preloaded address, in its mode, and the paint waits until they have loaded', async () => {
+    preload('/assets/_id.css');
+    let applied = false;
+    const applying = applyPreloadedStyles(document).then(() => (applied = true));
+    await tick();
+    expect(stylesheets().map((link) => [link.getAttribute('href'), link.getAttribute('crossorigin')])).toEqual([['/assets/_id.css', '']]);
+    expect(applied).toBe(false);
+    stylesheets()[0]!.dispatchEvent(new Event('load'));
+    await applying;
+    expect(applied).toBe(true);
+  });
+
+  it("wait as well for the copy the app's loader added first (its code was cached), and add none", async () => {
+    preload('/assets/_id.css');
+    const loaders = document.createElement('link');
+    loaders.rel = 'stylesheet';
+    loaders.href = `${window.location.origin}/assets/_id.css`;
+    document.head.append(loaders);
+    let applied = false;
+    const applying = applyPreloadedStyles(document).then(() => (applied = true));
+    await tick();
+    expect(stylesheets()).toEqual([loaders]);
+    // painted now, the first paint would show without the route's styles (a CI run saw the page jump)
+    expect(applied).toBe(false);
+    loaders.dispatchEvent(new Event('error'));
+    await applying;
+    expect(applied).toBe(true);
   });
 });
 

@@ -182,31 +182,37 @@ export function paintVideoTop(document: Document, video: unknown): boolean {
 /**
  * Applies the stylesheets the document preloads for the app (its route's, which the app applies as
  * it loads the route) now: a `<link rel="stylesheet">` of the same address and mode, so the file
- * preloaded is the one used. Resolves once they have loaded (or failed); the copies the app's
- * loader then makes again are dropped (`dropDuplicatesOnReplacement`).
+ * preloaded is the one used. Resolves once they have loaded (or failed), those the app's loader
+ * added first included (an app whose code was cached can start before the reads answer); the
+ * copies the app's loader then makes again are dropped (`dropDuplicatesOnReplacement`).
  */
-async function applyPreloadedStyles(document: Document): Promise<void> {
-  const preloads = [...document.querySelectorAll('link[rel="preload"][as="style"]')];
-  const applied = preloads.flatMap((preload) => {
+export async function applyPreloadedStyles(document: Document): Promise<void> {
+  const settled = (sheet: HTMLLinkElement) =>
+    new Promise<void>((resolve) => {
+      sheet.addEventListener('load', () => resolve(), { once: true });
+      sheet.addEventListener('error', () => resolve(), { once: true });
+    });
+  const applied: HTMLLinkElement[] = [];
+  const loading: Array<Promise<void>> = [];
+  for (const preload of document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="style"]')) {
     const href = preload.getAttribute('href');
-    const present = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].some((sheet) => sheet.href === (preload as HTMLLinkElement).href);
-    if (!href || present) return [];
+    if (!href) continue;
+    const present = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].find((sheet) => sheet.href === preload.href);
+    if (present) {
+      // The app's loader added it: painted before it has loaded, the first paint would show unstyled.
+      if (!present.sheet) loading.push(settled(present));
+      continue;
+    }
     const sheet = document.createElement('link');
     sheet.rel = 'stylesheet';
     sheet.href = href;
     const mode = preload.getAttribute('crossorigin');
     if (mode !== null) sheet.setAttribute('crossorigin', mode);
-    return [sheet];
-  });
-  await Promise.all(
-    applied.map(
-      (sheet) =>
-        new Promise<void>((resolve) => {
-          sheet.onload = sheet.onerror = () => resolve();
-          document.head.append(sheet);
-        }),
-    ),
-  );
+    loading.push(settled(sheet));
+    document.head.append(sheet);
+    applied.push(sheet);
+  }
+  await Promise.all(loading);
   dropDuplicatesOnReplacement(document, applied);
 }
 

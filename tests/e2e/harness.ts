@@ -112,13 +112,15 @@ export function newestToast(page: Page, text: string): Locator {
   return page.getByRole('alert').filter({ hasText: text }).last();
 }
 
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: { classicScrollbars?: boolean } = {}): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`Chromium is not installed at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM_PATH.`);
   }
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    // Playwright hides scrollbars; with `classicScrollbars` they take their room, as on a Windows or Linux desktop.
+    ...(options.classicScrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
   });
 }
 

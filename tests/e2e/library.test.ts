@@ -585,4 +585,31 @@ describe('the library in Chromium', () => {
     await screenshot(mobile, 'library-phone-320');
     await narrow.close();
   });
+
+  it("a video's page opened once the app's code is cached (after the sign-in page) moves nothing as it loads: its first paint shows styled", async () => {
+    const listed = (await callApi(product, 'GET', '/api/videos?limit=1', undefined, admin.token)) as unknown as Array<{ id: number }>;
+    // Classic scrollbars, as on a Windows or Linux desktop: they take room as the page grows.
+    const classic = await launchBrowser({ classicScrollbars: true });
+    try {
+      const desk = await classic.newContext({ viewport: { width: 1350, height: 700 }, locale: 'es-ES' });
+      const view = await desk.newPage();
+      type Shifts = { __shifts: string[] };
+      await view.addInitScript(() => {
+        (window as unknown as Shifts).__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; sources: Array<{ node?: Node; previousRect: DOMRect; currentRect: DOMRect }> }>) {
+            const moved = entry.sources.map((source) => `${(source.node as Element | undefined)?.className ?? source.node?.nodeName}: ${source.previousRect.x},${source.previousRect.width} → ${source.currentRect.x},${source.currentRect.width}`);
+            (window as unknown as Shifts).__shifts.push(`${entry.value.toFixed(4)} ${moved.join('; ')}`);
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await openSignedIn(view, product, admin, `/videos/${listed[0]!.id}`);
+      await view.locator('main section video').waitFor();
+      await expect.poll(() => view.locator('[data-first-paint]').count()).toBe(0);
+      await view.waitForTimeout(300);
+      expect(await view.evaluate(() => (window as unknown as Shifts).__shifts)).toEqual([]);
+    } finally {
+      await classic.close();
+    }
+  });
 });
