@@ -3,6 +3,7 @@ import { ActionIcon, Anchor, Button, Card, Group, NativeSelect, Skeleton, Table,
 import { IconChevronLeft, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { createLink } from '@tanstack/react-router';
 import { appLabels } from '../../components/app-labels.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 import { StatisticsFailure } from './statistics-failure.tsx';
 import { canNext, canPrevious, nextPage, PAGE_SIZES, parsePageSize, previousPage, withPageSize, type TablePaging } from './statistics-search.ts';
 import { displayCell, rowVideoId, type AnyStatisticsRow, type StatisticsColumn, type StatisticsTableDefinition } from './statistics-tables.ts';
@@ -47,7 +48,7 @@ function Cell({ row, column }: { row: AnyStatisticsRow; column: StatisticsColumn
   return (
     <Table.Td ta={numeric ? 'right' : undefined} style={numeric ? { fontVariantNumeric: 'tabular-nums' } : { overflowWrap: 'anywhere' }}>
       {videoId === undefined ? (
-        text
+        numeric ? text : <BreakableText>{text}</BreakableText>
       ) : (
         <AnchorLink to="/videos/$id" params={{ id: videoId }} size="sm">
           {text}
