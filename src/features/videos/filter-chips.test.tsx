@@ -209,6 +209,18 @@ describe('TagStrip', () => {
     expect(screen.getByRole('button', { name: 'Ver etiquetas anteriores' })).toHaveFocus();
   });
 
+  it('brings a chip reached with the keyboard wholly into view (its label too), clear of the arrows', async () => {
+    // restored after each test (vi.restoreAllMocks)
+    const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
+    renderWithTheme(<TagStrip tags={TAGS} selectedIds={[]} onChange={vi.fn()} />);
+    const second = screen.getByRole('checkbox', { name: TAGS[1]!.nombre });
+    act(() => second.focus());
+    expect(scrollIntoView).toHaveBeenLastCalledWith({ block: 'nearest', inline: 'nearest' });
+    const shown = scrollIntoView.mock.contexts.at(-1) as HTMLElement;
+    expect(shown).toContainElement(second);
+    expect(shown).toHaveTextContent(TAGS[1]!.nombre);
+  });
+
   it('has no arrows when every tag fits', async () => {
     overflowing({ scroll: 400, client: 500 });
     renderWithTheme(<TagStrip tags={TAGS} selectedIds={[]} onChange={vi.fn()} />);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type FocusEvent } from 'react';
 import { ActionIcon, Box, Chip, Group } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
@@ -67,6 +67,11 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
     return () => observer.disconnect();
   }, [measure, tags.length]);
 
+  // The browser brings the focused chip's box (its hidden checkbox, at the chip's start) into view;
+  // the whole chip, label and all, is what a keyboard user must see.
+  const showFocusedChip = (event: FocusEvent<HTMLDivElement>) => {
+    if (event.target instanceof HTMLInputElement) event.target.parentElement?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  };
   const scroll = (direction: -1 | 1) => viewport.current?.scrollBy({ left: direction * TAG_STRIP_STEP_PX, behavior: 'smooth' });
   const toggle = (id: number, checked: boolean) =>
     onChange(checked ? [...selectedIds.filter((other) => other !== id), id] : selectedIds.filter((other) => other !== id));
@@ -105,6 +110,7 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
       <Box
         ref={viewport}
         onScroll={measure}
+        onFocus={showFocusedChip}
         // A chip reached with the keyboard is scrolled clear of the arrows.
         style={{ overflowX: 'auto', scrollbarWidth: 'none', scrollBehavior: 'smooth', scrollPaddingInline: ARROW_ROOM_PX }}
       >
