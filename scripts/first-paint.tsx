@@ -98,11 +98,10 @@ function VideoTop() {
 /** Marks the strip of tags (hidden) and its sample chip in the rendered bar, for the early script. */
 function markTagStrip(html: string): string {
   const strip = `aria-label="${libraryMessages.tagStrip}"`;
-  const chip = new RegExp(`<div([^>]*)>(<input[^>]*>)<label([^>]*)><span>${SAMPLE_TAG.nombre}</span></label></div>`);
+  // The sample chip's own element: the one holding its checkbox and its label.
+  const chip = new RegExp(`<div([^>]*)>(?=<input[^>]*><label[^>]*><span>${SAMPLE_TAG.nombre}</span></label></div>)`);
   if (html.split(strip).length !== 2 || !chip.test(html)) throw new Error("the first paint's strip of tags is not where scripts/first-paint.tsx looks for it");
-  return html
-    .replace(strip, `${strip} ${EARLY_PART.tagStrip} hidden`)
-    .replace(chip, (_match, div: string, input: string, label: string) => `<div${div} ${EARLY_PART.tagChip}>${input}<label${label}><span>${SAMPLE_TAG.nombre}</span></label></div>`);
+  return html.replace(strip, `${strip} ${EARLY_PART.tagStrip} hidden`).replace(chip, `<div$1 ${EARLY_PART.tagChip}>`);
 }
 
 const PhoneHiddenName = ({ children }: { children: ReactNode }) => <span className="first-paint-name">{children}</span>;

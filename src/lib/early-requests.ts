@@ -357,40 +357,53 @@ export function startEarlyRequests(): void {
     return { url, authorization, response };
   });
   const videoId = videoPageId(window.location.pathname);
-  if (videoId) {
-    setTimeout(warmDateFormat, 0);
-    const read = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === `/api/videos/${videoId}`);
-    if (read) {
-      void earlyJson(read.response)
-        .then(async (video) => {
-          if (video === null) return;
-          await applyPreloadedStyles(document);
-          if (paintVideoTop(document, video)) document.documentElement.setAttribute(EARLY_VIDEO_ATTRIBUTE, '');
-        })
-        .catch(() => undefined);
-    }
+  if (videoId) setTimeout(warmDateFormat, 0);
+  const video = videoId ? earlyReadOf(`/api/videos/${videoId}`) : undefined;
+  if (video) {
+    paintOnceStyled(
+      [video],
+      ([answer]) => answer !== null,
+      ([answer]) => paintVideoTop(document, answer),
+      EARLY_VIDEO_ATTRIBUTE,
+    );
   }
-  const list = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === '/api/videos');
-  const tags = window.__taoEarlyRequests.find((entry) => new URL(entry.url).pathname === '/api/etiquetas');
+  const list = earlyReadOf('/api/videos');
+  const tags = earlyReadOf('/api/etiquetas');
   if (list && tags) {
-    // Read now, before the app takes the responses: their bodies are copied while unread. The
-    // controls and the row show together, once their styles are there.
-    // (The styles are looked for once the answers are in: this script runs above the document's links.)
-    void Promise.all([earlyJson(list.response), earlyJson(tags.response)])
-      .then(async ([videos, etiquetas]) => {
-        if (!Array.isArray(videos) || videos.length === 0) return;
-        await applyPreloadedStyles(document);
-        const columns = gridColumns((query) => window.matchMedia(query).matches);
-        if (paintFirstRow(document, videos, etiquetas, columns) > 0) document.documentElement.setAttribute(EARLY_LIST_ATTRIBUTE, '');
-      })
-      .catch(() => undefined);
+    // The controls and the row show together, once their styles are there.
+    paintOnceStyled(
+      [list, tags],
+      ([videos]) => Array.isArray(videos) && videos.length > 0,
+      ([videos, etiquetas]) => paintFirstRow(document, videos, etiquetas, gridColumns((query) => window.matchMedia(query).matches)) > 0,
+      EARLY_LIST_ATTRIBUTE,
+    );
   }
+}
+
+/** This page's early read of an API path, if there is one the app has not taken yet. */
+function earlyReadOf(pathname: string): EarlyRequest | undefined {
+  return (window.__taoEarlyRequests ?? []).find((entry) => new URL(entry.url).pathname === pathname);
+}
+
+/**
+ * Once `reads` have answered (their JSON, null for a failure) and when they are `worthPainting`,
+ * applies the route's stylesheets and lets `paint` fill the first paint; when it did, sets `mark` on
+ * the root, which shows it. The bodies are copied now, before the app takes the responses; the
+ * stylesheets are looked for once the answers are in (this script runs above the document's links).
+ */
+function paintOnceStyled(reads: EarlyRequest[], worthPainting: (answers: unknown[]) => boolean, paint: (answers: unknown[]) => boolean, mark: string): void {
+  void Promise.all(reads.map((read) => earlyJson(read.response)))
+    .then(async (answers) => {
+      if (!worthPainting(answers)) return;
+      await applyPreloadedStyles(document);
+      if (paint(answers)) document.documentElement.setAttribute(mark, '');
+    })
+    .catch(() => undefined);
 }
 
 /** A read of this API path (`/api/videos`) was asked for early and the app has not taken it yet. */
 export function hasEarlyRead(pathname: string): boolean {
-  if (typeof window === 'undefined') return false;
-  return (window.__taoEarlyRequests ?? []).some((entry) => new URL(entry.url).pathname === pathname);
+  return typeof window !== 'undefined' && earlyReadOf(pathname) !== undefined;
 }
 
 /** How long a page waits for the reads its document asked for early before it shows its placeholders. */

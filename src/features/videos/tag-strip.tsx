@@ -34,24 +34,25 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
   const viewport = useRef<HTMLDivElement>(null);
   const arrows = useRef<Record<Side, HTMLButtonElement | null>>({ back: null, forward: null });
   const focusNext = useRef<Side | null>(null);
-  const [edges, setEdges] = useState({ overflow: false, atStart: true, atEnd: true });
+  // Which arrows show: the row overflows and can still scroll that way.
+  const [shown, setShown] = useState<Record<Side, boolean>>({ back: false, forward: false });
 
   const measure = useCallback(() => {
     const element = viewport.current;
     if (!element) return;
     const max = element.scrollWidth - element.clientWidth;
-    const next = { overflow: max > 1, atStart: element.scrollLeft <= 1, atEnd: element.scrollLeft >= max - 1 };
+    const next = { back: max > 1 && element.scrollLeft > 1, forward: max > 1 && element.scrollLeft < max - 1 };
     const focused = element.ownerDocument.activeElement;
-    if (next.overflow && next.atEnd && focused === arrows.current.forward) focusNext.current = 'back';
-    if (next.overflow && next.atStart && focused === arrows.current.back) focusNext.current = 'forward';
-    setEdges((current) => (current.overflow === next.overflow && current.atStart === next.atStart && current.atEnd === next.atEnd ? current : next));
+    if (!next.forward && next.back && focused === arrows.current.forward) focusNext.current = 'back';
+    if (!next.back && next.forward && focused === arrows.current.back) focusNext.current = 'forward';
+    setShown((current) => (current.back === next.back && current.forward === next.forward ? current : next));
   }, []);
 
   useEffect(() => {
     const side = focusNext.current;
     focusNext.current = null;
     if (side) arrows.current[side]?.focus();
-  }, [edges]);
+  }, [shown]);
 
   useEffect(() => {
     const element = viewport.current;
@@ -106,7 +107,7 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
   if (tags.length === 0) return null;
   return (
     <Box pos="relative" role="group" aria-label={libraryMessages.tagStrip}>
-      {edges.overflow && !edges.atStart && arrow('back')}
+      {shown.back && arrow('back')}
       <Box
         ref={viewport}
         onScroll={measure}
@@ -130,7 +131,7 @@ export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagS
           ))}
         </Group>
       </Box>
-      {edges.overflow && !edges.atEnd && arrow('forward')}
+      {shown.forward && arrow('forward')}
     </Box>
   );
 }

@@ -120,10 +120,10 @@ function NotSeenBadge(props: Record<`data-${string}`, string>) {
   );
 }
 
-/** The card's duration, over the picture's bottom right corner (named for screen readers, except in the hidden first paint). */
-function DurationBadge({ duration, named = true, ...props }: { duration: string; named?: boolean } & Record<`data-${string}`, string>) {
+/** The card's duration, over the picture's bottom right corner. */
+function DurationBadge({ duration, ...props }: { duration: string } & Record<`data-${string}`, string>) {
   return (
-    <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={named ? libraryMessages.duration(duration) : undefined} {...props}>
+    <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)} {...props}>
       {duration}
     </Badge>
   );
@@ -304,7 +304,7 @@ export function FirstPaintCard() {
           <img {...{ [EARLY_PART.picture]: '' }} alt="" sizes={CARD_SIZES} fetchPriority="high" decoding="async" style={PICTURE_STYLE} />
         </AspectRatio>
         <NotSeenBadge {...{ [EARLY_PART.notSeen]: '' }} />
-        <DurationBadge duration={formatDuration(0)} named={false} {...{ [EARLY_PART.duration]: '' }} />
+        <DurationBadge duration={formatDuration(0)} {...{ [EARLY_PART.duration]: '' }} />
         <Center pos="absolute" inset={0}>
           <ActionIcon component="span" {...PLAY_LOOK}>
             <PlayIcon />
