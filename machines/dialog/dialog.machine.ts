@@ -78,6 +78,7 @@ export function createDialogMachine<TSubject, TPayload = undefined, TOutput = un
     states: {
       closed: {
         description: 'No dialog on screen.',
+        meta: { qa: 'Diálogo cerrado' },
         entry: 'reset',
         on: {
           'dialog.open': {
@@ -88,14 +89,17 @@ export function createDialogMachine<TSubject, TPayload = undefined, TOutput = un
       },
       open: {
         description: 'The dialog on its subject, every control enabled.',
+        meta: { qa: 'Diálogo abierto' },
         tags: ['open'],
         initial: 'editing',
         states: {
           editing: {
             description: 'As opened: no validation message.',
+            meta: { qa: 'Diálogo abierto, sin errores' },
           },
           invalid: {
             description: 'The last submit broke a rule: the form shows the message under each failing field.',
+            meta: { qa: 'Diálogo con errores en el formulario' },
             tags: ['invalid'],
           },
         },
@@ -110,6 +114,7 @@ export function createDialogMachine<TSubject, TPayload = undefined, TOutput = un
       },
       working: {
         description: 'The work runs: a loader on the confirm button, every control disabled, the dialog cannot be closed.',
+        meta: { qa: 'Diálogo ocupado' },
         tags: ['open', 'busy'],
         invoke: {
           id: 'work',
@@ -130,6 +135,7 @@ export function createDialogMachine<TSubject, TPayload = undefined, TOutput = un
       },
       failed: {
         description: 'The work failed (the app told the user): still open with what was submitted; submit again or close.',
+        meta: { qa: 'Diálogo abierto tras un fallo' },
         tags: ['open', 'failed'],
         on: {
           'dialog.submit': [

@@ -39,15 +39,21 @@ export const loginMachine = setup({
   states: {
     idle: {
       description: 'The form: Usuario, Contraseña and Entrar, all enabled.',
+      meta: { qa: 'Formulario de entrada' },
       initial: 'ready',
       states: {
-        ready: { description: 'No message.' },
-        rejected: { description: 'An Alert with the §8 login message for errorType.', tags: ['error'] },
+        ready: { description: 'No message.', meta: { qa: 'Formulario de entrada, sin mensajes' } },
+        rejected: {
+          description: 'An Alert with the §8 login message for errorType.',
+          meta: { qa: 'Formulario de entrada con un error' },
+          tags: ['error'],
+        },
       },
       on: { 'login.submit': { target: 'sending' } },
     },
     sending: {
       description: 'POST /api/login: inputs and Entrar disabled, spinner on Entrar.',
+      meta: { qa: 'Comprobando usuario y contraseña' },
       tags: ['busy'],
       invoke: {
         id: 'submitLogin',
@@ -73,6 +79,7 @@ export const loginMachine = setup({
     secondFactor: {
       description:
         "The 'Autentificación MFA' modal over the form, then the token is stored with the form disabled (child machine `secondFactor`).",
+      meta: { qa: 'Modal «Autentificación MFA»' },
       invoke: {
         id: 'secondFactor',
         src: 'secondFactor',
@@ -99,6 +106,7 @@ export const loginMachine = setup({
     },
     signedIn: {
       description: 'Token stored: the app navigates to /videos.',
+      meta: { qa: 'Sesión iniciada: la lista de videos' },
       type: 'final',
       entry: 'goToVideos',
     },

@@ -37,16 +37,26 @@ export const mfaMachine = setup({
   states: {
     opening: {
       description: 'Decides from the OTP state whether the modal can ask for a code.',
+      meta: { qa: 'Abriendo el modal' },
       always: [{ guard: 'canEnterCode', target: 'entering' }, { target: 'noAccess' }],
     },
     entering: {
       description:
         'Modal with the code input, Cancelar and Entrar. OTP_DISABLED/OTP_REQUIRED also show the enrolment steps and QR; OTP_ACTIVED only the prompt.',
+      meta: { qa: 'Modal con el campo del código' },
       initial: 'ready',
       states: {
-        ready: { description: 'Waiting for the code; no message.' },
-        invalidCode: { description: "The last code was refused (401): 'El código no es válido'.", tags: ['error'] },
-        failed: { description: "The last check failed for another reason: 'Ha ocurrido un error'.", tags: ['error'] },
+        ready: { description: 'Waiting for the code; no message.', meta: { qa: 'Esperando el código' } },
+        invalidCode: {
+          description: "The last code was refused (401): 'El código no es válido'.",
+          meta: { qa: 'Código no válido' },
+          tags: ['error'],
+        },
+        failed: {
+          description: "The last check failed for another reason: 'Ha ocurrido un error'.",
+          meta: { qa: 'Error al comprobar el código' },
+          tags: ['error'],
+        },
       },
       on: {
         'mfa.submit': { target: 'verifying' },
@@ -55,6 +65,7 @@ export const mfaMachine = setup({
     },
     verifying: {
       description: 'POST /api/mfa with the pending token: input and buttons disabled, spinner on Entrar.',
+      meta: { qa: 'Comprobando el código' },
       tags: ['busy'],
       invoke: {
         id: 'verifyCode',
@@ -82,20 +93,24 @@ export const mfaMachine = setup({
     },
     noAccess: {
       description: "Unknown OTP state: only 'Usted no tiene acceso a la aplicación' and Cancelar.",
+      meta: { qa: 'Sin acceso a la aplicación' },
       on: { 'mfa.cancel': { target: 'cancelled' } },
     },
     verified: {
       description: 'The code was accepted; the session token goes to the parent.',
+      meta: { qa: 'Código aceptado' },
       type: 'final',
       output: ({ context }) => ({ outcome: 'verified', token: context.sessionToken }) satisfies MfaOutput,
     },
     cancelled: {
       description: 'The user closed the modal; nothing is stored.',
+      meta: { qa: 'Modal cancelado' },
       type: 'final',
       output: { outcome: 'cancelled' } satisfies MfaOutput,
     },
     locked: {
       description: 'Too many wrong codes: the modal closes and the parent page shows the message.',
+      meta: { qa: 'Intentos agotados' },
       type: 'final',
       output: { outcome: 'locked' } satisfies MfaOutput,
     },

@@ -72,6 +72,7 @@ export const playbackMachine = setup({
   states: {
     loading: {
       description: "Waiting for the media's metadata (its duration): the poster shows; nothing to save yet.",
+      meta: { qa: 'Cargando el video' },
       on: {
         'media.loaded': [
           {
@@ -88,6 +89,7 @@ export const playbackMachine = setup({
     },
     resuming: {
       description: 'Moving to the saved position: the media reports positions on the way, which are not kept.',
+      meta: { qa: 'Yendo a la posición guardada' },
       on: {
         'media.seeked': { target: 'ready' },
         'media.play': { target: 'ready.playing' },
@@ -95,6 +97,7 @@ export const playbackMachine = setup({
     },
     ready: {
       description: 'The media is where the user wants it: its positions are followed.',
+      meta: { qa: 'Video listo' },
       initial: 'paused',
       on: {
         'media.time': { actions: assign({ position: ({ event }) => event.position }) },
@@ -109,10 +112,12 @@ export const playbackMachine = setup({
       states: {
         paused: {
           description: 'Not playing (before the first play, or paused by the user).',
+          meta: { qa: 'En pausa' },
           on: { 'media.play': { target: 'playing' } },
         },
         playing: {
           description: 'Playing: the position is saved every saveInterval when it moved.',
+          meta: { qa: 'Reproduciendo' },
           after: {
             saveInterval: [
               {
@@ -146,6 +151,7 @@ export const playbackMachine = setup({
         },
         ended: {
           description: 'Played to the end: 0 is saved, so the next opening starts from the beginning.',
+          meta: { qa: 'Visto hasta el final' },
           on: { 'media.play': { target: 'playing' } },
         },
       },

@@ -87,11 +87,20 @@ export const registrationMachine = setup({
   states: {
     editing: {
       description: 'The form: Usuario, Contraseña, Confirma Contraseña and Entrar, with the §5 messages of touched fields.',
+      meta: { qa: 'Formulario de registro' },
       initial: 'ready',
       states: {
-        ready: { description: 'No server message.' },
-        rejected: { description: 'An Alert with the §8 register message for errorType.', tags: ['error'] },
-        locked: { description: "MFA attempts exceeded: 'Número de intentos de loggin excedido'.", tags: ['error'] },
+        ready: { description: 'No server message.', meta: { qa: 'Formulario de registro, sin mensajes' } },
+        rejected: {
+          description: 'An Alert with the §8 register message for errorType.',
+          meta: { qa: 'Formulario de registro con un error' },
+          tags: ['error'],
+        },
+        locked: {
+          description: "MFA attempts exceeded: 'Número de intentos de loggin excedido'.",
+          meta: { qa: 'Formulario de registro: intentos agotados' },
+          tags: ['error'],
+        },
       },
       on: {
         'registration.change': {
@@ -108,6 +117,7 @@ export const registrationMachine = setup({
     },
     sending: {
       description: 'POST /api/register: inputs and Entrar disabled, spinner on Entrar.',
+      meta: { qa: 'Enviando el registro' },
       tags: ['busy'],
       invoke: {
         id: 'registerUser',
@@ -134,6 +144,7 @@ export const registrationMachine = setup({
     secondFactor: {
       description:
         "The 'Autentificación MFA' enrolment modal over the form, then the token is stored with the form disabled (child machine `secondFactor`).",
+      meta: { qa: 'Modal «Autentificación MFA» (alta)' },
       invoke: {
         id: 'secondFactor',
         src: 'secondFactor',
@@ -160,11 +171,13 @@ export const registrationMachine = setup({
     },
     signedIn: {
       description: 'Registered and signed in: the app navigates to /videos.',
+      meta: { qa: 'Registrado y con sesión: la lista de videos' },
       type: 'final',
       entry: 'goToVideos',
     },
     tokenNotStored: {
       description: "The browser refused to store the token: the app navigates to '/'.",
+      meta: { qa: 'Sesión no guardada: vuelta al inicio de sesión' },
       type: 'final',
       entry: 'goToLogin',
     },

@@ -42,6 +42,7 @@ export const secondFactorMachine = setup({
   states: {
     mfa: {
       description: "The 'Autentificación MFA' modal is open over the form (child machine `mfa`).",
+      meta: { qa: 'Modal «Autentificación MFA»' },
       invoke: {
         id: 'mfa',
         src: 'mfa',
@@ -61,6 +62,7 @@ export const secondFactorMachine = setup({
     },
     storingToken: {
       description: 'The modal is closed; the session token is being stored in local storage and the form stays disabled.',
+      meta: { qa: 'Guardando la sesión en el navegador' },
       tags: ['busy'],
       invoke: {
         id: 'storeToken',
@@ -72,21 +74,25 @@ export const secondFactorMachine = setup({
     },
     verified: {
       description: 'Signed in: the session token is stored.',
+      meta: { qa: 'Sesión guardada' },
       type: 'final',
       output: { outcome: 'verified' } satisfies SecondFactorOutput,
     },
     cancelled: {
       description: 'The user closed the modal; nothing is stored.',
+      meta: { qa: 'Modal cancelado' },
       type: 'final',
       output: { outcome: 'cancelled' } satisfies SecondFactorOutput,
     },
     locked: {
       description: 'Too many wrong codes: the modal closes; the screen shows the attempts-exceeded message.',
+      meta: { qa: 'Intentos agotados' },
       type: 'final',
       output: { outcome: 'locked' } satisfies SecondFactorOutput,
     },
     notStored: {
       description: 'The browser refused to store the session token.',
+      meta: { qa: 'Sesión no guardada' },
       type: 'final',
       output: { outcome: 'notStored' } satisfies SecondFactorOutput,
     },

@@ -53,24 +53,29 @@ export const sessionMachine = setup({
   states: {
     outside: {
       description: 'On a public page (/, /register): no idle timer, API problems are left to the page.',
+      meta: { qa: 'En una página pública' },
       on: { 'session.enter': { target: 'inside' } },
     },
     inside: {
       description: 'In the authenticated area (/videos, /videos/{id}, /statistics).',
+      meta: { qa: 'En el área autenticada' },
       initial: 'checking',
       on: { 'session.leave': { target: 'outside' } },
       states: {
         checking: {
           description: 'Looks for the stored token.',
+          meta: { qa: 'Buscando la sesión guardada' },
           always: [{ guard: 'hasToken', target: 'active' }, { target: 'expired' }],
         },
         active: {
           description: 'Signed in, no dialog; activity on the window restarts the idle timer.',
+          meta: { qa: 'Con sesión, sin diálogos' },
           invoke: { id: 'listenForActivity', src: 'listenForActivity' },
           initial: 'counting',
           states: {
             counting: {
               description: 'The idle timer runs.',
+              meta: { qa: 'Con sesión, contando la inactividad' },
               after: { idleTimeout: { target: '#session.timedOut' } },
               on: { 'session.activity': { target: 'counting', reenter: true } },
             },
@@ -84,6 +89,7 @@ export const sessionMachine = setup({
         },
         loadError: {
           description: "Dialog 'Error obteniendo datos' with Recargar.",
+          meta: { qa: 'Diálogo «Error obteniendo datos»' },
           tags: ['dialog'],
           on: {
             'session.reload': { actions: 'reloadPage' },
@@ -92,6 +98,7 @@ export const sessionMachine = setup({
         },
         expired: {
           description: "Dialog 'Sesión expirada' with Iniciar sesión (no token, or an API call answered 401/403).",
+          meta: { qa: 'Diálogo «Sesión expirada»' },
           tags: ['dialog'],
           on: {
             'session.sign-in': { target: '#session.outside', actions: ['clearToken', 'goToLogin'] },
@@ -101,6 +108,7 @@ export const sessionMachine = setup({
     },
     timedOut: {
       description: 'Idle for too long: the server ends the session, the token is removed and the page reloads.',
+      meta: { qa: 'Sesión cerrada por inactividad' },
       type: 'final',
       entry: ['endSession', 'clearToken', 'reloadPage'],
     },

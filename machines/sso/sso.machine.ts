@@ -47,10 +47,12 @@ export const ssoMachine = setup({
   states: {
     checking: {
       description: 'Looks for an xwikiid in the address.',
+      meta: { qa: 'Buscando xwikiid en la dirección' },
       always: [{ guard: 'hasSsoToken', target: 'authenticating' }, { target: 'ready' }],
     },
     authenticating: {
       description: 'POST /api/login with {taoToken}: the logo splash shows.',
+      meta: { qa: 'Entrando con el token de XWiki' },
       tags: ['busy'],
       invoke: {
         id: 'authenticate',
@@ -68,6 +70,7 @@ export const ssoMachine = setup({
     },
     storingToken: {
       description: 'Storing the session token; the splash still shows.',
+      meta: { qa: 'Guardando la sesión' },
       tags: ['busy'],
       invoke: {
         id: 'storeToken',
@@ -79,10 +82,12 @@ export const ssoMachine = setup({
     },
     ready: {
       description: 'The authenticated content renders.',
+      meta: { qa: 'Contenido del área autenticada' },
       type: 'final',
     },
     rejected: {
       description: "Sign-on failed: 'sso.failed' is emitted (a persistent error toast), the stored token is cleared, and the area shows 'Sesión expirada'.",
+      meta: { qa: 'Inicio de sesión único fallido' },
       type: 'final',
       entry: ['notifyFailure', 'clearToken'],
     },

@@ -51,6 +51,7 @@ export const statisticsExportMachine = setup({
   states: {
     idle: {
       description: 'Every export button enabled.',
+      meta: { qa: 'Exportaciones disponibles' },
       entry: assign({ request: null }),
       on: {
         'export.table': {
@@ -65,6 +66,7 @@ export const statisticsExportMachine = setup({
     },
     exporting: {
       description: 'The rows are being gathered: a loader on the pressed button, every export button disabled; other exports are ignored.',
+      meta: { qa: 'Exportando' },
       tags: ['busy'],
       invoke: {
         id: 'collectRows',

@@ -92,6 +92,7 @@ export const tagFilterMachine = setup({
   states: {
     closed: {
       description: "Only the chip shows: 'Etiqueta', or the applied tags with a clear control next to it.",
+      meta: { qa: 'Filtro «Etiqueta» cerrado' },
       on: {
         'tagFilter.open': [
           { guard: 'hasApplied', target: 'open.someSelected', actions: 'startFromApplied' },
@@ -103,6 +104,7 @@ export const tagFilterMachine = setup({
     open: {
       description:
         "The popover 'Filtrar por etiquetas': the 'Introduzca un tag' input, the tags starting with the text, the selected ones, Cancelar and Aplicar.",
+      meta: { qa: 'Desplegable «Filtrar por etiquetas»' },
       tags: ['open'],
       initial: 'noneSelected',
       on: {
@@ -119,9 +121,11 @@ export const tagFilterMachine = setup({
       states: {
         noneSelected: {
           description: "'No hay etiquetas seleccionadas'; 'Aplicar' is disabled.",
+          meta: { qa: 'Desplegable sin etiquetas seleccionadas' },
         },
         someSelected: {
           description: "'Etiquetas seleccionadas' lists the selection, each with a control to remove it; 'Aplicar' is enabled.",
+          meta: { qa: 'Desplegable con etiquetas seleccionadas' },
           tags: ['canApply'],
         },
       },

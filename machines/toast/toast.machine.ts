@@ -43,6 +43,7 @@ export const toastMachine = setup({
   states: {
     shown: {
       description: 'On screen with the close timer running (a persistent toast ignores the timer).',
+      meta: { qa: 'Aviso en pantalla' },
       tags: ['visible'],
       after: {
         toastDuration: { guard: not('isPersistent'), target: 'closing' },
@@ -54,6 +55,7 @@ export const toastMachine = setup({
     },
     paused: {
       description: 'The pointer is over the toast: no timer runs until it leaves.',
+      meta: { qa: 'Aviso con el puntero encima' },
       tags: ['visible'],
       on: {
         'toast.pointer.leave': { target: 'shown' },
@@ -62,6 +64,7 @@ export const toastMachine = setup({
     },
     closing: {
       description: 'Fading out; it leaves the screen when the fade is done.',
+      meta: { qa: 'Aviso desvaneciéndose' },
       tags: ['visible', 'fading'],
       after: {
         toastFadeDuration: { target: 'closed' },
@@ -69,6 +72,7 @@ export const toastMachine = setup({
     },
     closed: {
       description: 'Gone from the screen; the toast store drops the actor.',
+      meta: { qa: 'Aviso cerrado' },
       type: 'final',
     },
   },

@@ -150,6 +150,7 @@ export const uploadWizardMachine = setup({
   states: {
     open: {
       description: "The stepper, the form and 'Cancelar' (enabled); 'Confirmar' only at step 3.",
+      meta: { qa: 'Asistente «Subir video» abierto' },
       initial: 'choosing',
       on: {
         // The server's copy (a transfer broken off, a processing under way, a refused file) goes at once, not a day later.
@@ -161,6 +162,7 @@ export const uploadWizardMachine = setup({
       states: {
         choosing: {
           description: "Step 0 'Elegir archivo': the dropzone; a refused file's message when one was not a video.",
+          meta: { qa: 'Elegir archivo' },
           on: {
             'upload.choose': [
               {
@@ -174,6 +176,7 @@ export const uploadWizardMachine = setup({
         },
         requestingSession: {
           description: "Step 1 'Preparar subida': POST /api/uploads (a loader).",
+          meta: { qa: 'Preparando la subida' },
           invoke: {
             id: 'requestUploadSession',
             src: 'requestUploadSession',
@@ -195,10 +198,12 @@ export const uploadWizardMachine = setup({
         },
         sessionFailed: {
           description: "Step 1: 'No se ha podido preparar la subida' and 'Reintentar'.",
+          meta: { qa: 'No se ha podido preparar la subida' },
           on: { 'upload.retry': { target: 'requestingSession' } },
         },
         uploading: {
           description: "Step 2 'Subiendo': the progress bar, the percentage and the transfer rate.",
+          meta: { qa: 'Subiendo' },
           invoke: {
             id: 'sendFile',
             src: 'sendFile',
@@ -220,15 +225,18 @@ export const uploadWizardMachine = setup({
         },
         interrupted: {
           description: "Step 2: 'La subida se ha interrumpido' and 'Reintentar' (resumes); the progress where it stopped.",
+          meta: { qa: 'Subida interrumpida' },
           on: { 'upload.retry': { target: 'uploading' } },
         },
         processing: {
           description:
             "Step 2: the whole file arrived; 'Procesando el video…' while the server checks it, with the percent done while it rewrites the file for every browser.",
+          meta: { qa: 'Procesando el video' },
           initial: 'checking',
           states: {
             checking: {
               description: 'GET /api/uploads/{id}: where the processing stands.',
+              meta: { qa: 'Procesando: consultando el servidor' },
               invoke: {
                 id: 'pollUpload',
                 src: 'pollUpload',
@@ -248,12 +256,14 @@ export const uploadWizardMachine = setup({
             },
             waiting: {
               description: 'Until the next look.',
+              meta: { qa: 'Procesando: esperando la próxima consulta' },
               after: { pollInterval: { target: 'checking' } },
             },
           },
         },
         refused: {
           description: "The file cannot be a video ('El archivo no es un video válido', or too big): 'Elegir otro archivo'.",
+          meta: { qa: 'Archivo rechazado' },
           on: {
             'upload.restart': [
               {
@@ -267,6 +277,7 @@ export const uploadWizardMachine = setup({
         },
         uploaded: {
           description: "Step 3 'Subida completada': 'Confirmar' enabled; the §5 messages under the fields after a failed Confirmar.",
+          meta: { qa: 'Subida completada' },
           on: {
             'upload.confirm': [
               {
@@ -289,11 +300,13 @@ export const uploadWizardMachine = setup({
     },
     saving: {
       description: "Step 3, saving: fields, 'Confirmar' (loading) and 'Cancelar' disabled.",
+      meta: { qa: 'Guardando el video' },
       tags: ['busy'],
       initial: 'creating',
       states: {
         thumbnail: {
           description: "PUT of the chosen picture to the session's thumbnail location.",
+          meta: { qa: 'Guardando: subiendo la miniatura' },
           invoke: {
             id: 'uploadThumbnail',
             src: 'uploadThumbnail',
@@ -308,6 +321,7 @@ export const uploadWizardMachine = setup({
         },
         creating: {
           description: 'POST /api/videos with the form and the uploaded asset.',
+          meta: { qa: 'Guardando: creando el video' },
           invoke: {
             id: 'createVideo',
             src: 'createVideo',
@@ -323,10 +337,12 @@ export const uploadWizardMachine = setup({
     },
     created: {
       description: "The video exists: 'El video se ha creado correctamente', the lists refreshed, the dialog closes.",
+      meta: { qa: 'Video creado' },
       type: 'final',
     },
     cancelled: {
       description: 'Cancelled: whatever ran was stopped; the dialog closes.',
+      meta: { qa: 'Asistente cancelado' },
       type: 'final',
     },
   },

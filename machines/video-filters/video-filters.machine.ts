@@ -102,6 +102,7 @@ export const videoFiltersMachine = filtersSetup.createMachine({
   states: {
     entering: {
       description: 'The list opens: the stored filters are not read yet, so nothing is requested and the controls wait.',
+      meta: { qa: 'Abriendo la lista: filtros sin leer' },
       tags: ['restoring'],
       on: {
         'filters.restore': [
@@ -123,6 +124,7 @@ export const videoFiltersMachine = filtersSetup.createMachine({
     },
     ready: {
       description: 'The list shows the videos matching the filters; the tabs, search box and chips show the filters.',
+      meta: { qa: 'Lista con los filtros aplicados' },
       tags: ['ready'],
       on: {
         'filters.search': { guard: 'hasText', actions: ['setSearchText', storeAndWrite] },

@@ -59,10 +59,12 @@ export const videoOpinionMachine = setup({
   states: {
     rating: {
       description: 'The five stars of the own rating, with the average beside them.',
+      meta: { qa: 'Puntuación' },
       initial: 'idle',
       states: {
         idle: {
           description: 'The stars show the saved rating (none lit when not rated yet); picking one saves it.',
+          meta: { qa: 'Puntuación guardada' },
           on: {
             'opinion.rate': {
               guard: 'isStars',
@@ -73,6 +75,7 @@ export const videoOpinionMachine = setup({
         },
         saving: {
           description: 'PATCH /puntuacion: the stars show the picked rating and cannot be changed.',
+          meta: { qa: 'Guardando la puntuación' },
           tags: ['busy', 'savingRating'],
           invoke: {
             id: 'rateVideo',
@@ -98,10 +101,12 @@ export const videoOpinionMachine = setup({
     },
     favorite: {
       description: 'The favourite heart.',
+      meta: { qa: 'Favorito' },
       initial: 'idle',
       states: {
         idle: {
           description: 'The heart shows whether the video is a favourite; pressing it saves the other value.',
+          meta: { qa: 'Favorito guardado' },
           on: {
             'opinion.favorite': {
               guard: 'isToggle',
@@ -112,6 +117,7 @@ export const videoOpinionMachine = setup({
         },
         saving: {
           description: 'PATCH /favorito: the heart waits (spinner) and cannot be pressed.',
+          meta: { qa: 'Guardando el favorito' },
           tags: ['busy', 'savingFavorite'],
           invoke: {
             id: 'setFavorite',
