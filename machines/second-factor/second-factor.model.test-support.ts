@@ -4,7 +4,7 @@
  * Shared by second-factor.test.tsx and `npm run qa` (tests/qa).
  */
 import type { SnapshotFrom } from 'xstate';
-import { defineQaModel, failureSentence, type DoneEvent, type ErrorEvent, type EventDescriptions } from '../../tests/utils/machine-model.ts';
+import { defineQaModel, type DoneEvent, type ErrorEvent, type EventDescriptions } from '../../tests/utils/machine-model.ts';
 import type { MfaChallenge, MfaOutput } from '../mfa/mfa.types.ts';
 import { secondFactorMachine } from './second-factor.machine.ts';
 
@@ -53,6 +53,6 @@ export const secondFactorModel = defineQaModel({
   eventDescriptions: {
     'xstate.done.actor.mfa': ({ output }) => mfaSentence(output),
     'xstate.done.actor.storeToken': 'el navegador guarda el token de sesión',
-    'xstate.error.actor.storeToken': ({ error }) => `al guardar el token de sesión, el navegador ${failureSentence(error)}`,
+    'xstate.error.actor.storeToken': 'el navegador no guarda el token de sesión',
   } satisfies EventDescriptions<SecondFactorModelEvent>,
 });

@@ -49,6 +49,6 @@ export const ssoModel = defineQaModel({
     'xstate.done.actor.authenticate': 'el servidor acepta el token de XWiki y da el token de sesión',
     'xstate.error.actor.authenticate': ({ error }) => `al enviar el token de XWiki, ${failureSentence(error)}`,
     'xstate.done.actor.storeToken': 'el navegador guarda el token de sesión',
-    'xstate.error.actor.storeToken': ({ error }) => `al guardar el token de sesión, el navegador ${failureSentence(error)}`,
+    'xstate.error.actor.storeToken': 'el navegador no guarda el token de sesión',
   } satisfies EventDescriptions<SsoModelEvent>,
 });

@@ -13,10 +13,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { stepSentence } from '../utils/model/qa-model.ts';
-import { jsdomOnlyReason, productionNotes } from './browser/plan.ts';
+import { jsdomOnlyReason } from './browser/plan.ts';
 import { browserPlans, findBrowserPlan } from './browser/plans.ts';
-import { coverageSummary, writeReport } from './report.ts';
+import { listLines } from './list.ts';
+import { writeReport } from './report.ts';
 import { findEntry, registry, type QaEntry } from './registry.ts';
 import { BROWSER_SUITE, BROWSER_TEST_FILE, mergeVitestReportFile, QA_DIR, readResults, ROOT, writeResults } from './results.ts';
 
@@ -59,27 +59,7 @@ function parse(args: string[]) {
 // ---- list ---------------------------------------------------------------------------------------
 
 function list(name: string | undefined): number {
-  const entries = name ? [entryOf(name)] : registry;
-  for (const entry of entries) {
-    const { model } = entry;
-    const plan = findBrowserPlan(entry.name);
-    const coverage = coverageSummary(entry);
-    const browserCount = plan ? model.paths.filter((qaPath) => jsdomOnlyReason(plan, qaPath) === null).length : 0;
-    console.log(`\n${entry.name} — ${model.title}`);
-    console.log(
-      `  ${entry.testFile} · ${model.paths.length} caminos · estados ${coverage.statesWalked}/${coverage.states} · transiciones ${coverage.transitionsWalked}/${coverage.transitions}` +
-        (plan ? ` · en Chromium: ${browserCount} de ${model.paths.length}` : ' · solo jsdom (sin plan de navegador)'),
-    );
-    for (const qaPath of model.paths) {
-      const reason = plan ? jsdomOnlyReason(plan, qaPath) : null;
-      const where = !plan ? 'jsdom' : reason ? `solo jsdom — ${reason}` : 'jsdom y Chromium';
-      const notes = plan && !reason ? productionNotes(plan, qaPath) : [];
-      console.log(`\n  ${qaPath.id}  [${where}]${notes.length ? `\n            En Chromium: ${notes.join('; ')}` : ''}`);
-      if (qaPath.variant) console.log(`     desde ${qaPath.variant.description}`);
-      if (qaPath.steps.length === 0) console.log('     (sin pasos: el estado inicial)');
-      qaPath.steps.forEach((step, index) => console.log(`     ${index + 1}. ${stepSentence(step)}`));
-    }
-  }
+  for (const line of listLines(name ? [entryOf(name)] : registry)) console.log(line);
   return 0;
 }
 

@@ -1,9 +1,11 @@
 /**
  * A Mermaid state diagram (`stateDiagram-v2`) of a machine, generated from its definition
- * (machine.root): every state node (compound states as composites, parallel regions separated by
- * `--`), every transition with its event and guard, `always` branches, actors' answers and delays.
+ * (machine.root): every state node under its Spanish QA name (compound states as composites,
+ * parallel regions separated by `--`), every transition with its event and guard, `always`
+ * branches, actors' answers and delays.
  */
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import { qaName } from '../utils/model/qa-model.ts';
 
 /** The Mermaid id of a state node: its path, made of word characters. */
 const mermaidId = (node: AnyStateNode) => (node.parent ? `s_${node.path.join('__')}`.replace(/\W/g, '_') : 'root');
@@ -47,10 +49,12 @@ export function stateDiagram(machine: AnyStateMachine): string {
   const declare = (node: AnyStateNode, indent: string) => {
     const children = Object.values(node.states) as AnyStateNode[];
     const id = mermaidId(node);
+    // The boxes carry the states' Spanish QA names, as the paths beside the diagram do.
+    const label = clean(qaName(node) ?? node.key);
     if (children.length === 0) {
-      lines.push(`${indent}state "${clean(node.key)}" as ${id}`);
+      lines.push(`${indent}state "${label}" as ${id}`);
     } else {
-      lines.push(`${indent}state "${clean(node.key)}" as ${id} {`);
+      lines.push(`${indent}state "${label}" as ${id} {`);
       body(node, `${indent}  `);
       lines.push(`${indent}}`);
     }

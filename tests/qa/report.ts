@@ -85,11 +85,13 @@ function machinePage(entry: QaEntry, results: ResultsStore): string {
         .filter((result): result is PathResult => result?.status === 'failed' && result.failure !== undefined)
         .map((result) => `<details><summary>Fallo</summary><pre>${escape(result.failure!)}</pre></details>`)
         .join('');
+      const start = `<p>Empieza en <span class="state" title="${escape(qaPath.startState)}">${escape(qaPath.start)}</span></p>`;
       const steps = qaPath.steps.length
         ? `<ol>${qaPath.steps
-            .map(
-              (step) =>
-                `<li>estando en '<span class="state" title="${escape(step.fromState)}">${escape(step.from)}</span>' → <span class="event">${escape(step.event)}</span> → '<span class="state" title="${escape(step.toState)}">${escape(step.to)}</span>'</li>`,
+            .map((step) =>
+              step.toState === step.fromState
+                ? `<li><span class="event">${escape(step.event)}</span>; sigue en el mismo estado</li>`
+                : `<li><span class="event">${escape(step.event)}</span> → <span class="state" title="${escape(step.toState)}">${escape(step.to)}</span></li>`,
             )
             .join('')}</ol>`
         : '<p class="muted">Sin pasos: el estado inicial.</p>';
@@ -98,6 +100,7 @@ function machinePage(entry: QaEntry, results: ResultsStore): string {
 ${qaPath.variant ? `<p class="muted">Desde ${escape(qaPath.variant.description)}</p>` : ''}
 <p>${badge('jsdom', jsdom)} ${reason ? `<span class="badge jsdomonly">solo jsdom: ${escape(reason)}</span>` : badge('Chromium', browser)}</p>
 ${notes.length ? `<p class="muted">En Chromium: ${escape(notes.join('; '))}</p>` : ''}
+${start}
 ${steps}
 <p class="muted">npm run qa -- run ${entry.name} ${qaPath.id}${plan && !reason ? ` · npm run qa -- run --browser ${entry.name} ${qaPath.id}` : ''}</p>
 ${failures}
@@ -111,7 +114,6 @@ ${failures}
     `QA · ${entry.name}`,
     `<p><a href="index.html">← Todas las máquinas</a></p>
 <h1>${escape(model.title)} <span class="muted">(${entry.name})</span></h1>
-<p>${escape(model.machine.root.description ?? '')}</p>
 <p>Prueba: <code>${entry.testFile}</code> · ${model.paths.length} caminos · estados recorridos ${coverage.statesWalked}/${coverage.states} · transiciones recorridas ${coverage.transitionsWalked}/${coverage.transitions}</p>
 <div class="layout">
 <section>

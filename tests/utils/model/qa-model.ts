@@ -47,11 +47,11 @@ export interface QaModelDefinition<TMachine extends AnyStateMachine, TEvent exte
 
 /** One step as a person reads it. */
 export interface QaStep {
-  /** The description of the state the step starts from (each region's, for parallel states). */
+  /** The QA name of the state the step starts from (each region's, for parallel states). */
   from: string;
   /** What happens, in plain Spanish. */
   event: string;
-  /** The description of the state it leads to. */
+  /** The QA name of the state it leads to. */
   to: string;
   /** The ids of the states, for the report ('idle.ready'). */
   fromState: string;
@@ -61,6 +61,9 @@ export interface QaStep {
 export interface QaPath<TSnapshot extends AnyMachineSnapshot, TEvent extends EventObject> extends CoveringPath<TSnapshot, TEvent> {
   /** The variant the path starts from (null when the machine has one input). */
   variant: QaVariant<unknown> | null;
+  /** The QA name of the state the path starts in, and its ids. */
+  start: string;
+  startState: string;
   steps: QaStep[];
 }
 
@@ -82,31 +85,29 @@ export interface QaModel<TMachine extends AnyStateMachine, TEvent extends EventO
 /** A registry holds models of any machine. */
 export type AnyQaModel = QaModel<any, any>;
 
-/** The leaf states a snapshot rests in (one per region of a parallel state). */
+/** The leaf states a snapshot rests in (one per region of a parallel state), in the machine's order. */
 function leafNodes(snapshot: AnyMachineSnapshot): AnyStateNode[] {
-  return snapshot._nodes.filter((node) => node.parent && Object.keys(node.states).length === 0);
+  return snapshot._nodes.filter((node) => node.parent && Object.keys(node.states).length === 0).sort((a, b) => a.order - b.order);
 }
 
 /**
- * A leaf's description, read with its parent's when it only completes it ('No message.' under
- * 'The form: Usuario, Contraseña and Entrar, all enabled.'): shorter than this many characters.
+ * A state node's short Spanish name for QA (its `meta.qa`): the developers' `description` stays in
+ * English in the code, the paths a tester reads are in Spanish only.
  */
-const COMPLEMENT = 40;
-
-function nodeDescription(node: AnyStateNode): string {
-  const own = node.description ?? node.id;
-  const parent = node.parent;
-  if (own.length >= COMPLEMENT || !parent?.parent || parent.type === 'parallel' || !parent.description) return own;
-  return `${nodeDescription(parent)} ${own}`;
+export function qaName(node: AnyStateNode): string | undefined {
+  const name = (node.meta as { qa?: unknown } | undefined)?.qa;
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
 }
 
-/** What a person sees in a state: its description (each region's for parallel states, joined). */
-export function stateDescription(snapshot: AnyMachineSnapshot): string {
-  const leaves = leafNodes(snapshot);
-  return leaves.length ? leaves.map(nodeDescription).join(' + ') : (snapshot.machine.root.description ?? '');
+/** What a person sees in a state: its leaves' QA names (each region's for parallel states, joined). */
+export function stateQaName(snapshot: AnyMachineSnapshot): string {
+  // A missing name shows the state's id, never its English description (qa-registry.test.ts fails on it).
+  return leafNodes(snapshot)
+    .map((node) => qaName(node) ?? `(sin nombre: ${node.id})`)
+    .join(' + ');
 }
 
-/** The state's ids without the machine's ('idle.ready'), joined like `stateDescription`. */
+/** The state's ids without the machine's ('idle.ready'), joined like `stateQaName`. */
 export function stateName(snapshot: AnyMachineSnapshot): string {
   return leafNodes(snapshot)
     .map((node) => node.path.join('.'))
@@ -119,9 +120,6 @@ export function describeEvent<TEvent extends EventObject>(descriptions: EventDes
   if (description === undefined) throw new Error(`The model gives no description of the event '${event.type}'`);
   return typeof description === 'function' ? description(event) : description;
 }
-
-/** "estando en '<from>' → <event> → '<to>'" */
-export const stepSentence = (step: QaStep) => `estando en '${step.from}' → ${step.event} → '${step.to}'`;
 
 /**
  * The QA model of a machine: the definition, with its models and covering paths built on first use
@@ -145,12 +143,14 @@ export function defineQaModel<TMachine extends AnyStateMachine, TEvent extends E
       const paths = coveringPaths(model, definition.extraFeatures).map((path) => ({
         ...path,
         variant: variant as QaVariant<unknown> | null,
+        start: stateQaName(path.path.steps[0]!.state as Snapshot),
+        startState: stateName(path.path.steps[0]!.state as Snapshot),
         steps: path.path.steps.slice(1).map((step, index) => {
           const before = path.path.steps[index]!.state as Snapshot;
           return {
-            from: stateDescription(before),
+            from: stateQaName(before),
             event: describeEvent(definition.eventDescriptions, step.event),
-            to: stateDescription(step.state as Snapshot),
+            to: stateQaName(step.state as Snapshot),
             fromState: stateName(before),
             toState: stateName(step.state as Snapshot),
           };
@@ -173,9 +173,11 @@ export function defineQaModel<TMachine extends AnyStateMachine, TEvent extends E
 
 /**
  * How an actor's failure reads: 'el servidor responde 401 wrong-password', 'la red falla
- * (network-error)', or the error's own message (a browser that refused to store something).
+ * (network-error)', or the error's own message.
  */
 export function failureSentence(error: unknown): string {
+  // fetch rejects with a TypeError ('Failed to fetch') when no answer arrives.
+  if (error instanceof TypeError) return 'la red falla (fetch no obtiene respuesta)';
   if (error instanceof Error) return `falla: ${error.message}`;
   const { status, type } = (typeof error === 'object' && error !== null ? error : {}) as { status?: number; type?: string };
   if (!status) return `la red falla (${type ?? 'sin respuesta'})`;
