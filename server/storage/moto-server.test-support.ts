@@ -82,6 +82,9 @@ export async function startMotoServer(): Promise<MotoServer> {
     child.once('exit', (code, signal) => fail(new Error(`${BINARY} stopped before it answered (${signal ?? `exit ${code}`}):\n${output}`)));
   });
   child.removeAllListeners('exit');
+  // a test process that ends without close() (a crash, Ctrl-C) does not leave moto running
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const endpoint = `http://127.0.0.1:${port}`;
   await answering(endpoint, child);
   const name = `${BINARY} ${motoVersion(child.pid!)}`;
@@ -115,6 +118,7 @@ export async function startMotoServer(): Promise<MotoServer> {
     },
     async close() {
       client.destroy();
+      process.off('exit', killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
