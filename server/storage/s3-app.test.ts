@@ -8,7 +8,7 @@ import type { components } from '../../contract/openapi.gen.ts';
 import { call, startTestServer, type TestServer } from '../../tests/utils/server-harness.ts';
 import { mediaTools, testVideoBytes } from '../media/ffmpeg.ts';
 import { createUser, type LibraryUser } from '../modules/videos/videos.test-support.ts';
-import { startLocalS3, type LocalS3 } from './s3rver.test-support.ts';
+import { startMotoServer, type MotoBucket } from './moto-server.test-support.ts';
 
 type UploadSession = components['schemas']['UploadSession'];
 type UploadState = components['schemas']['UploadThumbnailSession'];
@@ -16,14 +16,17 @@ type Video = components['schemas']['Video'];
 
 const PREFIX = 'tao-e2e';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+// started while the file is collected, so the suite's name says which server ran
+const moto = await startMotoServer();
+afterAll(() => moto.close());
 
 /**
- * The real app with its media in S3 (a local s3rver): a video uploaded through the API's signed upload
+ * The real app with its media in S3 (moto_server, a bucket of its own): a video uploaded through the API's signed upload
  * location in two resumable parts, processed by ffmpeg from a temporary copy, its thumbnail and the
  * video itself served from the bucket with ranges, and nothing kept in the local media directory.
  */
-describe('the app with media in S3', () => {
-  let s3: LocalS3;
+describe(`the app with media in S3 on ${moto.name}`, () => {
+  let s3: MotoBucket;
   let server: TestServer & { close(): Promise<void> };
   let admin: LibraryUser;
   let base: string;
@@ -36,7 +39,7 @@ describe('the app with media in S3', () => {
     VIDEO = await testVideoBytes({ seconds: 2, pattern: 'testsrc2', toneHz: 440, width: 320, height: 180 });
     execFileSync(mediaTools().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=64x48', '-frames:v', '1', path.join(work, 'cover.png')]);
     PNG = fs.readFileSync(path.join(work, 'cover.png'));
-    s3 = await startLocalS3();
+    s3 = await moto.newBucket();
     server = await startTestServer('sqlite', s3.env(PREFIX));
     admin = await createUser(server, 'gestora', { rol: 'admin', organizacion: 'TAO' });
     await server.app.listen({ port: 0, host: '127.0.0.1' });
@@ -45,7 +48,6 @@ describe('the app with media in S3', () => {
   afterAll(async () => {
     const violations = server?.violations ?? [];
     await server?.close();
-    await s3?.close();
     fs.rmSync(work, { recursive: true, force: true });
     expect(violations, 'responses that do not match openapi.yaml').toEqual([]);
   });

@@ -5,8 +5,8 @@ import { PartialOffsetError, StorageLimitError, type Storage } from './storage.t
 
 /**
  * What every media storage does, as the `Storage` interface promises it: one suite, run for the local
- * directory (local-storage.test.ts) and for S3 (s3-storage.test.ts), so both drivers are held to the
- * same behaviour.
+ * directory (local-storage.test.ts) and for S3 on moto_server (s3-storage.test.ts), so both drivers are
+ * held to the same behaviour.
  */
 export interface StorageUnderTest {
   storage: Storage;
