@@ -608,7 +608,11 @@ export interface components {
             instance?: string;
             /** @description For validation-error, the failing fields. */
             errors?: {
-                /** @description Where: body.user, query.tag, params.id, … */
+                /**
+                 * @description Where: the request part (`params`, `query`, `header`, `body`), then the path into it with
+                 *     dots: `body.user`, `body.0.value` (the first operation of a patch), `query.since`,
+                 *     `params.id`, `header.content-range`.
+                 */
                 field: string;
                 message: string;
             }[];

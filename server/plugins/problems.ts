@@ -51,6 +51,14 @@ export class HttpProblem extends Error {
   }
 }
 
+/** A problem's `field`: the request part, then the path into it with dots (`query.since`, `body.0.value`). */
+export type FieldName = 'params' | 'query' | 'header' | 'body' | `${'params' | 'query' | 'header' | 'body'}.${string}`;
+
+/** 400 `validation-error` naming one field, worded as Ajv's refusals are: `detail` is `<field>: <message>`. */
+export function invalidField(field: FieldName, message: string): HttpProblem {
+  return new HttpProblem(400, 'validation-error', `${field}: ${message}`, [{ field, message }]);
+}
+
 export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {
   if (problem.headers) reply.headers(problem.headers);
   return reply.code(problem.status).type('application/problem+json').send(problem.toBody());
@@ -65,10 +73,21 @@ interface AjvError {
   parentSchema?: Record<string, unknown>;
 }
 
-/** `body.user`, `query.tag`, `params.id`: where a validation error sits, as a client reads it. */
+/** The request parts as a client names them: Fastify's `querystring` and `headers` are `query` and `header`, as OpenAPI's `in`. */
+const PARTS: Record<string, string> = { querystring: 'query', headers: 'header', params: 'params', body: 'body' };
+
+/**
+ * Where a validation error sits, as a client reads it: the request part, then the path into it with
+ * dots (`body.user`, `body.0.value`, `query.tag`, `params.id`, `header.content-range`). Every problem's
+ * `field` has this one form (openapi.yaml's Problem says so with a pattern).
+ */
 function fieldOf(context: string | undefined, e: AjvError): string {
-  const prefix = context === 'querystring' ? 'query' : (context ?? 'body');
-  const segments = (e.instancePath ?? '').split('/').filter(Boolean);
+  const prefix = PARTS[context ?? 'body'] ?? context ?? 'body';
+  // Ajv's instancePath is a JSON Pointer: `/0/value`, with `~1` for a `/` and `~0` for a `~` inside a key
+  const segments = (e.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const extra = e.params?.missingProperty ?? e.params?.additionalProperty;
   if (typeof extra === 'string') segments.push(extra);
   return [prefix, ...segments].join('.');

@@ -1,6 +1,6 @@
 import type { components } from '../../../contract/openapi.gen.ts';
 import { now } from '../../db/database.ts';
-import { HttpProblem } from '../../plugins/problems.ts';
+import { HttpProblem, invalidField } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
 import type { AccountsContext } from './accounts-context.ts';
@@ -35,7 +35,7 @@ export function isValidUsername(name: string): boolean {
 export function checkNewUsername(name: string): string {
   const username = name.trim();
   if (!USERNAME.test(username)) {
-    throw new HttpProblem(400, 'validation-error', `body.user: ${USERNAME_RULE}`, [{ field: 'body.user', message: USERNAME_RULE }]);
+    throw invalidField('body.user', USERNAME_RULE);
   }
   return username;
 }
