@@ -686,6 +686,7 @@ export interface components {
             id: number;
             nombre: string;
         };
+        /** @description 3 to 50 characters not counting the spaces at either end, which are dropped (at most 50 as sent). */
         EtiquetaNombre: string;
         EtiquetaCreate: {
             nombre: components["schemas"]["EtiquetaNombre"];

@@ -93,9 +93,15 @@ function fieldOf(context: string | undefined, e: AjvError): string {
   return [prefix, ...segments].join('.');
 }
 
+/**
+ * What is wrong, in a few words. A schema of openapi.yaml may word its own (`x-problem-message`) for
+ * what its lengths and pattern refuse: a pattern alone reads as a riddle ("must match pattern ^\s*\S…").
+ */
 function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'unknown field';
   if (e.keyword === 'required') return 'is required';
+  const own = e.parentSchema?.['x-problem-message'];
+  if (typeof own === 'string' && (e.keyword === 'pattern' || e.keyword === 'minLength' || e.keyword === 'maxLength')) return own;
   return e.message ?? 'is invalid';
 }
 

@@ -26,7 +26,7 @@ export async function listEtiquetas(ctx: TagsContext): Promise<Etiqueta[]> {
 }
 
 /** The trimmed name, or a 400 `validation-error` naming `field` (blank, shorter than 3, longer than 50). */
-function checkName(value: string, field: FieldName): string {
+export function checkTagName(value: string, field: FieldName): string {
   const nombre = value.trim();
   const length = [...nombre].length;
   if (length < TAG_NAME_LIMITS.min || length > TAG_NAME_LIMITS.max) {
@@ -57,7 +57,7 @@ async function uniquely<T>(ctx: TagsContext, nombre: string, write: () => Promis
  * accents (409 naming the existing tag). The audit row is written in the same transaction.
  */
 export async function createEtiqueta(ctx: TagsContext, actor: AuditActor, body: BodyOf<'createEtiqueta'>): Promise<Etiqueta> {
-  const nombre = checkName(body.nombre, 'body.nombre');
+  const nombre = checkTagName(body.nombre, 'body.nombre');
   const key = tagKey(nombre);
   const at = now();
   return uniquely(ctx, nombre, () =>
@@ -78,7 +78,7 @@ export async function createEtiqueta(ctx: TagsContext, actor: AuditActor, body: 
  * name at once; the audit row holds the name before and after. Renaming to the same name changes nothing.
  */
 export async function patchEtiqueta(ctx: TagsContext, actor: AuditActor, id: number, operations: EtiquetaPatch): Promise<Etiqueta> {
-  const nombre = checkName(operations[0]!.value, 'body.0.value');
+  const nombre = checkTagName(operations[0]!.value, 'body.0.value');
   const key = tagKey(nombre);
   const { kysely, dialect } = ctx.db;
   const at = now();
