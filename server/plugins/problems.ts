@@ -93,6 +93,10 @@ function fieldOf(context: string | undefined, e: AjvError): string {
   return [prefix, ...segments].join('.');
 }
 
+/** The pattern openapi.yaml's TextWithoutNul gives every free text of a request. */
+const WITHOUT_NUL = '^[^\\u0000]*$';
+export const NUL_MESSAGE = 'must not contain the character U+0000';
+
 /**
  * What is wrong, in a few words. A schema of openapi.yaml may word its own (`x-problem-message`) for
  * what its lengths and pattern refuse: a pattern alone reads as a riddle ("must match pattern ^\s*\S…").
@@ -100,6 +104,7 @@ function fieldOf(context: string | undefined, e: AjvError): string {
 function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'unknown field';
   if (e.keyword === 'required') return 'is required';
+  if (e.keyword === 'pattern' && e.params?.pattern === WITHOUT_NUL) return NUL_MESSAGE;
   const own = e.parentSchema?.['x-problem-message'];
   if (typeof own === 'string' && (e.keyword === 'pattern' || e.keyword === 'minLength' || e.keyword === 'maxLength')) return own;
   return e.message ?? 'is invalid';
@@ -118,9 +123,12 @@ function validationTypeOf(e: AjvError | undefined): ProblemType {
 export function toProblem(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error.validation) {
-    const errors = error.validation.map((e) => ({ field: fieldOf(error.validationContext, e), message: messageOf(e) }));
+    const all = error.validation.map((e) => ({ field: fieldOf(error.validationContext, e), message: messageOf(e) }));
+    // a U+0000 is named alone: the other branches of a oneOf (a sign-in by password or by token) have nothing to say about it
+    const nul = all.find((e) => e.message === NUL_MESSAGE);
+    const errors = nul ? [nul] : all;
     const first = errors[0];
-    const type = validationTypeOf(error.validation[0]);
+    const type = nul ? 'validation-error' : validationTypeOf(error.validation[0]);
     return new HttpProblem(400, type, first ? `${first.field}: ${first.message}` : 'invalid request', errors);
   }
   switch (error.code) {

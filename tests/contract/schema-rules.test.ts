@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkTagName } from '../../server/modules/etiquetas/etiquetas.service.ts';
 import { loadContract, type Schema } from '../../server/openapi/contract.ts';
+import { arbitraryOf } from '../utils/openapi-arbitraries.ts';
 
 const contract = loadContract();
-const schemas = (contract.document as { components: { schemas: Record<string, Schema> } }).components.schemas;
 const body = (operationId: string) => contract.operations.find((op) => op.operationId === operationId)!.body!.schema!;
 const ajv = new Ajv({ strict: false });
 
@@ -29,7 +29,7 @@ const accepts = (check: () => unknown) => {
 
 describe('the contract says what the server does', () => {
   it('a tag name: the schema admits exactly the names the server takes once trimmed (3 to 50 characters, 50 at most as sent)', () => {
-    const validate = ajv.compile(schemas.EtiquetaNombre!);
+    const validate = ajv.compile((body('createEtiqueta').properties as Record<string, Schema>).nombre!);
     fc.assert(
       fc.property(spacedName, (name) => {
         expect(validate(name), JSON.stringify(name)).toBe(accepts(() => checkTagName(name, 'body.nombre')));
@@ -44,6 +44,37 @@ describe('the contract says what the server does', () => {
     for (const name of ['  ab  ', '   ', ' Formación ']) {
       const taken = accepts(() => checkTagName(name, 'body.nombre'));
       expect([create({ nombre: name }), rename([{ op: 'replace', path: '/nombre', value: name }])], JSON.stringify(name)).toEqual([taken, taken]);
+    }
+  });
+
+  it('no text of a request may hold U+0000: every string of every path, query and body schema refuses it', () => {
+    /** The string schemas in a schema, with where they are. */
+    const texts = (schema: Schema, where: string): Array<{ where: string; schema: Schema }> => {
+      const type = schema.type;
+      const found = type === 'string' || (Array.isArray(type) && type.includes('string')) ? [{ where, schema: { ...schema, type: 'string' } }] : [];
+      const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>).flatMap(([k, s]) => texts(s, `${where}.${k}`));
+      const items = schema.items ? texts(schema.items as Schema, `${where}.0`) : [];
+      const branches = [...((schema.oneOf ?? []) as Schema[]), ...((schema.anyOf ?? []) as Schema[])].flatMap((b, i) => texts(b, `${where}(${i})`));
+      return [...found, ...properties, ...items, ...branches];
+    };
+    const all = contract.operations.flatMap((op) => [
+      ...op.parameters.filter((p) => p.in !== 'header').flatMap((p) => texts(p.schema, `${op.operationId} ${p.in === 'path' ? 'params' : p.in}.${p.name}`)),
+      ...(op.body?.schema ? texts(op.body.schema, `${op.operationId} body`) : []),
+    ]);
+    expect(all.length).toBeGreaterThan(20);
+    for (const { where, schema } of all) {
+      const validate = ajv.compile(schema);
+      const withNul = arbitraryOf(schema).map((text) => {
+        const t = String(text);
+        const at = Math.floor(t.length / 2);
+        return `${t.slice(0, at)}\u0000${t.slice(at)}`;
+      });
+      fc.assert(
+        fc.property(withNul, (text) => {
+          expect(validate(text), `${where}: ${JSON.stringify(text)}`).toBe(false);
+        }),
+        { numRuns: 20 },
+      );
     }
   });
 });
