@@ -1024,7 +1024,11 @@ export interface components {
         ScoreFilter: string;
         UploadDateFilter: string;
         NotSeenFilter: "eq:true" | "eq:false";
-        /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+        /**
+         * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
+         *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
+         *     zone is 400 `validation-error` on `query.tz`.
+         */
         TimeZone: string;
         Limit: number;
         Offset: number;
@@ -1216,7 +1220,11 @@ export interface operations {
                 score?: components["parameters"]["ScoreFilter"];
                 "upload-date"?: components["parameters"]["UploadDateFilter"];
                 notSeen?: components["parameters"]["NotSeenFilter"];
-                /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+                /**
+                 * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
+                 *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
+                 *     zone is 400 `validation-error` on `query.tz`.
+                 */
                 tz?: components["parameters"]["TimeZone"];
                 limit?: components["parameters"]["Limit"];
                 offset?: components["parameters"]["Offset"];
@@ -1860,11 +1868,18 @@ export interface operations {
         parameters: {
             query: {
                 option: "infoBox" | "infoTable" | "viewsPerDay";
-                /** @description Required with option=infoTable. */
+                /**
+                 * @description Required with `option=infoTable` (without it: 400 `validation-error` on `query.table`);
+                 *     not read with the other options.
+                 */
                 table?: components["schemas"]["StatisticsTable"];
                 limit?: number;
                 offset?: number;
-                /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+                /**
+                 * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
+                 *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
+                 *     zone is 400 `validation-error` on `query.tz`.
+                 */
                 tz?: components["parameters"]["TimeZone"];
             };
             header?: never;
