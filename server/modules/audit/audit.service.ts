@@ -3,6 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../plugins/problems.ts';
 import { listAudit as listAuditRows, type AuditRow } from './audit.repository.ts';
 
+// What other modules use of the audit log: record a change in their own transaction, name the caller.
+export { recordAudit, type AuditActor, type AuditChange } from './audit.repository.ts';
+export { auditActorOf } from './actor.ts';
+
 export type AuditEntryAnswer = components['schemas']['AuditEntry'];
 
 /**

@@ -1,12 +1,15 @@
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/database-errors.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem, invalidField, type FieldName } from '../../plugins/problems.ts';
-import { isUniqueViolation } from '../accounts/accounts.repository.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
-import { refreshSearchIndex, videoIdsWithTag } from '../videos/videos.repository.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
+import { refreshSearchIndex, videoIdsWithTag } from '../videos/search-index.service.ts';
 import { deleteTagRow, findTagById, findTagByKey, insertTag, listTags, renameTag, tagKey } from './etiquetas.repository.ts';
+
+// What the videos module uses of the tags: find a video's tags by id, create the ones an import names.
+export { ensureTags, findTagsByIds } from './etiquetas.repository.ts';
 
 type Etiqueta = components['schemas']['Etiqueta'];
 type EtiquetaPatch = BodyOf<'patchEtiqueta'>;

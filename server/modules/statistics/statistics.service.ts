@@ -14,6 +14,9 @@ import {
   type Page,
 } from './statistics.repository.ts';
 
+// What the videos module uses of the statistics: count a view, and forget a deleted video's, in its own transaction.
+export { countView, forgetViewsOfVideo } from './statistics.repository.ts';
+
 export type StatisticsParams = QueryOf<'getStatistics'>;
 type InfoItem = components['schemas']['StatisticsInfoItem'];
 type Row = components['schemas']['StatisticsRow'];
