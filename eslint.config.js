@@ -101,6 +101,83 @@ const productionOnly = [
   },
 ];
 
+// ---- server modules keep to their rooms (docs/decisions/0095) ----------------------------------
+
+const modulesDir = path.join(root, 'server/modules');
+const modules = fs
+  .readdirSync(modulesDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+/** Besides its `*.service.ts` files, what a module offers the others: pure helpers that touch no table. */
+const PUBLIC_HELPERS = { videos: ['dates.ts'] };
+const publicFilesOf = (module) => [
+  ...fs.readdirSync(path.join(modulesDir, module)).filter((file) => file.endsWith('.service.ts')),
+  ...(PUBLIC_HELPERS[module] ?? []),
+];
+
+/** A module imports another only through that module's services, never its repository, routes or internals. */
+const moduleZones = modules.map((module) => ({
+  target: `./server/modules/${module}`,
+  from: './server/modules',
+  except: [`./${module}`, ...modules.filter((other) => other !== module).flatMap((other) => publicFilesOf(other).map((file) => `./${other}/${file}`))],
+  message: "A module uses another only through its services (*.service.ts), never its repository, routes or internals.",
+}));
+
+/** The tables each module owns: only its own files name them in a query. */
+const TABLES_OF = {
+  accounts: ['users', 'invitations', 'login_failures', 'pending_logins', 'ended_sessions'],
+  videos: ['videos', 'video_tags', 'video_user_states', 'view_events', 'videos_fts', 'video_search'],
+  etiquetas: ['tags'],
+  uploads: ['uploads'],
+  statistics: ['organization_views', 'view_counts_hourly'],
+  audit: ['audit_log'],
+};
+/** Another module's tables a file names in its queries: each a sharing ADR 0095 explains. */
+const SHARED_TABLES = {
+  'statistics/statistics.repository.ts': ['videos', 'users', 'view_events'],
+  'statistics/generate.ts': ['users', 'videos', 'video_user_states', 'view_events'],
+  'uploads/uploads.repository.ts': ['videos'],
+  'videos/videos.repository.ts': ['users', 'tags'],
+};
+const ownerOf = new Map(Object.entries(TABLES_OF).flatMap(([module, tables]) => tables.map((table) => [table, module])));
+const QUERY_BUILDERS = new Set(['selectFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'innerJoin', 'leftJoin', 'rightJoin', 'fullJoin']);
+const SQL_TABLE = /\b(?:from|join|into|update|table)\s+([a-z_][a-z0-9_]*)/gi;
+
+const moduleTables = {
+  meta: {
+    type: 'problem',
+    docs: { description: "A module's queries name only its own tables, and the shared ones ADR 0095 lists" },
+    messages: {
+      foreign: "'{{table}}' is a table of the {{owner}} module: call its service, or record the sharing in ADR 0095 and SHARED_TABLES.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const relative = path.relative(modulesDir, context.physicalFilename).split(path.sep).join('/');
+    const module = relative.split('/')[0];
+    if (relative.startsWith('..') || !relative.includes('/')) return {};
+    const allowed = new Set([...(TABLES_OF[module] ?? []), ...(SHARED_TABLES[relative] ?? [])]);
+    const check = (node, name) => {
+      const table = name.trim().split(/\s+/)[0];
+      const owner = ownerOf.get(table);
+      if (owner && !allowed.has(table)) context.report({ node, messageId: 'foreign', data: { table, owner } });
+    };
+    return {
+      CallExpression(node) {
+        const callee = node.callee.type === 'MemberExpression' ? node.callee.property : node.callee;
+        if (callee.type !== 'Identifier' || !QUERY_BUILDERS.has(callee.name)) return;
+        const first = node.arguments[0];
+        const names = first?.type === 'ArrayExpression' ? first.elements : [first];
+        for (const element of names) if (element?.type === 'Literal' && typeof element.value === 'string') check(element, element.value);
+      },
+      TaggedTemplateExpression(node) {
+        if (node.tag.type !== 'Identifier' || node.tag.name !== 'sql') return;
+        for (const quasi of node.quasi.quasis) for (const match of quasi.value.cooked.matchAll(SQL_TABLE)) check(quasi, match[1].toLowerCase());
+      },
+    };
+  },
+};
+
 const restrictedPaths = (zones) => ['error', { basePath: root, zones }];
 
 export default defineConfig([
@@ -111,7 +188,7 @@ export default defineConfig([
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
-    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin, tao: { rules: { 'file-names': fileNames } } },
+    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin, tao: { rules: { 'file-names': fileNames, 'module-tables': moduleTables } } },
     settings: {
       // Parse .ts/.tsx when following imports (no-cycle), as import-x's typescript preset does.
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
@@ -129,8 +206,14 @@ export default defineConfig([
     files: ['**/*.{ts,tsx,js,mjs}'],
     ignores: TEST_FILES,
     rules: {
-      'import-x/no-restricted-paths': restrictedPaths([...everywhere, ...productionOnly]),
+      'import-x/no-restricted-paths': restrictedPaths([...everywhere, ...productionOnly, ...moduleZones]),
     },
+  },
+  {
+    // Tests build their worlds with any module's repository; production code keeps to its rooms.
+    files: ['server/modules/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: { 'tao/module-tables': 'error' },
   },
   {
     // A machine knows no React, no fetch, no URL: only xstate, its own folder's files and the contract's types.

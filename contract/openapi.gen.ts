@@ -608,11 +608,21 @@ export interface components {
             instance?: string;
             /** @description For validation-error, the failing fields. */
             errors?: {
-                /** @description Where: body.user, query.tag, params.id, … */
+                /**
+                 * @description Where: the request part (`params`, `query`, `header`, `body`), then the path into it with
+                 *     dots: `body.user`, `body.0.value` (the first operation of a patch), `query.since`,
+                 *     `params.id`, `header.content-range`.
+                 */
                 field: string;
                 message: string;
             }[];
         };
+        /**
+         * @description Every free text of a request (path, query, body): no character U+0000, which PostgreSQL cannot
+         *     store. Refused with 400 `validation-error` naming the field, message
+         *     `must not contain the character U+0000`. Patterns and enums of other fields already exclude it.
+         */
+        TextWithoutNul: unknown;
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -626,22 +636,22 @@ export interface components {
          * @description A user name as typed to sign in. Not checked against the rule of new names (NewUsername):
          *     any name that is not an account's gets the same `wrong-password` answer.
          */
-        Username: string;
+        Username: string & components["schemas"]["TextWithoutNul"];
         /**
          * @description 3 to 64 ASCII letters, digits, `.`, `_` or `-` (no look-alike Unicode letters); spaces around
          *     it are dropped. Unique whatever its case.
          */
         NewUsername: string;
         /** @description A password as typed to sign in. */
-        Password: string;
+        Password: string & components["schemas"]["TextWithoutNul"];
         /** @description 8 to 128 characters (Unicode code points); refused as `invalid-password`. */
-        NewPassword: string;
+        NewPassword: string & components["schemas"]["TextWithoutNul"];
         LoginRequest: {
             user: components["schemas"]["Username"];
             password: components["schemas"]["Password"];
         };
         SsoLoginRequest: {
-            taoToken: string;
+            taoToken: string & components["schemas"]["TextWithoutNul"];
         };
         OtpInfo: {
             state: components["schemas"]["OtpState"];
@@ -666,7 +676,7 @@ export interface components {
             user: components["schemas"]["NewUsername"];
             password: components["schemas"]["NewPassword"];
             /** @description The invitation token. */
-            token: string;
+            token: string & components["schemas"]["TextWithoutNul"];
         };
         /** @enum {string} */
         Role: "admin" | "user";
@@ -682,7 +692,8 @@ export interface components {
             id: number;
             nombre: string;
         };
-        EtiquetaNombre: string;
+        /** @description 3 to 50 characters not counting the spaces at either end, which are dropped (at most 50 as sent). */
+        EtiquetaNombre: string & components["schemas"]["TextWithoutNul"];
         EtiquetaCreate: {
             nombre: components["schemas"]["EtiquetaNombre"];
         };
@@ -725,19 +736,19 @@ export interface components {
             posicion: number | null;
         };
         /** @description 3 to 100 characters not counting the spaces at either end, which are dropped (SPEC §5). */
-        VideoTitulo: string;
+        VideoTitulo: string & components["schemas"]["TextWithoutNul"];
         /**
          * @description Optional: blank (empty or only spaces) or null is none; else 3 to 1024 characters not counting
          *     the spaces at either end, which are dropped (SPEC §5).
          */
-        VideoDescripcion: string | null;
+        VideoDescripcion: ((string & components["schemas"]["TextWithoutNul"]) | null) & components["schemas"]["TextWithoutNul"];
         /** @description 3 to 255 characters not counting the spaces at either end, which are dropped (SPEC §5). */
-        VideoDescripcionCorta: string;
+        VideoDescripcionCorta: string & components["schemas"]["TextWithoutNul"];
         EtiquetaIds: number[];
         VideoCreate: {
             isVisible: boolean;
             /** @description Ignored; the server records the signed-in user. */
-            nombreUsuarioAlta?: string;
+            nombreUsuarioAlta?: string & components["schemas"]["TextWithoutNul"];
             titulo: components["schemas"]["VideoTitulo"];
             descripcion?: components["schemas"]["VideoDescripcion"];
             descripcionCorta: components["schemas"]["VideoDescripcionCorta"];
@@ -812,7 +823,7 @@ export interface components {
             value: true;
         };
         UploadFileInfo: {
-            contentType: string;
+            contentType: string & components["schemas"]["TextWithoutNul"];
             size: number;
         };
         UploadSessionRequest: {
@@ -891,7 +902,7 @@ export interface components {
         InvitationCreate: {
             email: components["schemas"]["Email"];
             rol?: components["schemas"]["Role"];
-            organizacion?: string;
+            organizacion?: string & components["schemas"]["TextWithoutNul"];
         };
         Invitation: {
             id: number;
@@ -1006,14 +1017,18 @@ export interface components {
         SignatureExpires: number;
         /** @description base64url HMAC-SHA256 of the method, path and expiry. */
         Signature: string;
-        QueryText: string;
+        QueryText: string & components["schemas"]["TextWithoutNul"];
         /** @description `in:` and a comma-separated list of tag ids, e.g. `in:3,7`. */
         TagFilter: string;
         FavoritedFilter: "eq:true" | "eq:false";
         ScoreFilter: string;
         UploadDateFilter: string;
         NotSeenFilter: "eq:true" | "eq:false";
-        /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+        /**
+         * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
+         *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
+         *     zone is 400 `validation-error` on `query.tz`.
+         */
         TimeZone: string;
         Limit: number;
         Offset: number;
@@ -1205,7 +1220,11 @@ export interface operations {
                 score?: components["parameters"]["ScoreFilter"];
                 "upload-date"?: components["parameters"]["UploadDateFilter"];
                 notSeen?: components["parameters"]["NotSeenFilter"];
-                /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+                /**
+                 * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
+                 *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
+                 *     zone is 400 `validation-error` on `query.tz`.
+                 */
                 tz?: components["parameters"]["TimeZone"];
                 limit?: components["parameters"]["Limit"];
                 offset?: components["parameters"]["Offset"];
@@ -1849,11 +1868,18 @@ export interface operations {
         parameters: {
             query: {
                 option: "infoBox" | "infoTable" | "viewsPerDay";
-                /** @description Required with option=infoTable. */
+                /**
+                 * @description Required with `option=infoTable` (without it: 400 `validation-error` on `query.table`);
+                 *     not read with the other options.
+                 */
                 table?: components["schemas"]["StatisticsTable"];
                 limit?: number;
                 offset?: number;
-                /** @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. An unknown zone is a 400. */
+                /**
+                 * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
+                 *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
+                 *     zone is 400 `validation-error` on `query.tz`.
+                 */
                 tz?: components["parameters"]["TimeZone"];
             };
             header?: never;

@@ -4,7 +4,7 @@ import injectRaw from 'light-my-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildSyntheticApp, syntheticModule } from '../../tests/utils/synthetic-api.ts';
-import { startTestServer } from '../../tests/utils/server-harness.ts';
+import { call, startTestServer } from '../../tests/utils/server-harness.ts';
 import { HttpProblem } from './problems.ts';
 
 /** Sends raw bytes to a listening server and answers what comes back until the server closes the connection. */
@@ -162,5 +162,34 @@ describe('how problems are logged', () => {
     expect(res.statusCode).toBe(400);
     const entries = problemLogSince(before);
     expect(entries).toEqual([expect.objectContaining({ level: 30, type: 'validation-error' })]);
+  });
+});
+
+describe('the field a validation problem names', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+  });
+  afterAll(async () => {
+    const violations = server.violations;
+    await server.close();
+    expect(violations, 'responses that do not match openapi.yaml').toEqual([]);
+  });
+
+  it('is the request part, then the path into it with dots: params, query, header, body', async () => {
+    const signed = `expires=1&signature=${'a'.repeat(43)}`;
+    const cases = [
+      { url: '/api/media/not*an*id/video.mp4?' + signed, field: 'params.id' },
+      { url: '/api/media/abcdefgh/video.mp4?expires=soon&signature=' + 'a'.repeat(43), field: 'query.expires' },
+      { url: '/api/media/abcdefgh/video.mp4?' + signed, headers: { range: 'x'.repeat(201) }, field: 'header.range' },
+      { url: '/api/login', method: 'POST' as const, payload: { user: 'ana', password: 'whatever-1', extra: 1 }, field: 'body.extra' },
+    ];
+    for (const c of cases) {
+      const res = await call(server.app, { method: c.method ?? 'GET', url: c.url, headers: c.headers, payload: c.payload });
+      expect(res.statusCode, c.url).toBe(400);
+      const problem = res.json() as { type: string; detail: string; errors: Array<{ field: string }> };
+      expect([problem.type, problem.errors[0]?.field], c.url).toEqual(['validation-error', c.field]);
+      expect(problem.detail.startsWith(`${c.field}: `), problem.detail).toBe(true);
+    }
   });
 });

@@ -51,6 +51,14 @@ export class HttpProblem extends Error {
   }
 }
 
+/** A problem's `field`: the request part, then the path into it with dots (`query.since`, `body.0.value`). */
+export type FieldName = 'params' | 'query' | 'header' | 'body' | `${'params' | 'query' | 'header' | 'body'}.${string}`;
+
+/** 400 `validation-error` naming one field, worded as Ajv's refusals are: `detail` is `<field>: <message>`. */
+export function invalidField(field: FieldName, message: string): HttpProblem {
+  return new HttpProblem(400, 'validation-error', `${field}: ${message}`, [{ field, message }]);
+}
+
 export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {
   if (problem.headers) reply.headers(problem.headers);
   return reply.code(problem.status).type('application/problem+json').send(problem.toBody());
@@ -65,18 +73,40 @@ interface AjvError {
   parentSchema?: Record<string, unknown>;
 }
 
-/** `body.user`, `query.tag`, `params.id`: where a validation error sits, as a client reads it. */
+/** The request parts as a client names them: Fastify's `querystring` and `headers` are `query` and `header`, as OpenAPI's `in`. */
+const PARTS: Record<string, string> = { querystring: 'query', headers: 'header', params: 'params', body: 'body' };
+
+/**
+ * Where a validation error sits, as a client reads it: the request part, then the path into it with
+ * dots (`body.user`, `body.0.value`, `query.tag`, `params.id`, `header.content-range`). Every problem's
+ * `field` has this one form (openapi.yaml's Problem says so with a pattern).
+ */
 function fieldOf(context: string | undefined, e: AjvError): string {
-  const prefix = context === 'querystring' ? 'query' : (context ?? 'body');
-  const segments = (e.instancePath ?? '').split('/').filter(Boolean);
+  const prefix = PARTS[context ?? 'body'] ?? context ?? 'body';
+  // Ajv's instancePath is a JSON Pointer: `/0/value`, with `~1` for a `/` and `~0` for a `~` inside a key
+  const segments = (e.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const extra = e.params?.missingProperty ?? e.params?.additionalProperty;
   if (typeof extra === 'string') segments.push(extra);
   return [prefix, ...segments].join('.');
 }
 
+/** The pattern openapi.yaml's TextWithoutNul gives every free text of a request. */
+const WITHOUT_NUL = '^[^\\u0000]*$';
+export const NUL_MESSAGE = 'must not contain the character U+0000';
+
+/**
+ * What is wrong, in a few words. A schema of openapi.yaml may word its own (`x-problem-message`) for
+ * what its lengths and pattern refuse: a pattern alone reads as a riddle ("must match pattern ^\s*\S…").
+ */
 function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'unknown field';
   if (e.keyword === 'required') return 'is required';
+  if (e.keyword === 'pattern' && e.params?.pattern === WITHOUT_NUL) return NUL_MESSAGE;
+  const own = e.parentSchema?.['x-problem-message'];
+  if (typeof own === 'string' && (e.keyword === 'pattern' || e.keyword === 'minLength' || e.keyword === 'maxLength')) return own;
   return e.message ?? 'is invalid';
 }
 
@@ -93,9 +123,12 @@ function validationTypeOf(e: AjvError | undefined): ProblemType {
 export function toProblem(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error.validation) {
-    const errors = error.validation.map((e) => ({ field: fieldOf(error.validationContext, e), message: messageOf(e) }));
+    const all = error.validation.map((e) => ({ field: fieldOf(error.validationContext, e), message: messageOf(e) }));
+    // a U+0000 is named alone: the other branches of a oneOf (a sign-in by password or by token) have nothing to say about it
+    const nul = all.find((e) => e.message === NUL_MESSAGE);
+    const errors = nul ? [nul] : all;
     const first = errors[0];
-    const type = validationTypeOf(error.validation[0]);
+    const type = nul ? 'validation-error' : validationTypeOf(error.validation[0]);
     return new HttpProblem(400, type, first ? `${first.field}: ${first.message}` : 'invalid request', errors);
   }
   switch (error.code) {

@@ -14,11 +14,7 @@ export type PendingLoginRow = Selectable<PendingLoginsTable>;
 const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }): number =>
   Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0n);
 
-/** A unique constraint refused the row (SQLite or PostgreSQL). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
+export { isUniqueViolation } from '../../db/database-errors.ts';
 
 // ── users ──────────────────────────────────────────────────────────────────────────────────────
 

@@ -5,7 +5,7 @@ import { now } from '../../db/database.ts';
 import { invitationMessage, type Mailer } from '../../mail/mailer.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
-import { recordAudit } from '../audit/audit.repository.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import type { AccountsContext } from './accounts-context.ts';
 import {
   adminExists,

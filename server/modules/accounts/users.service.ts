@@ -1,8 +1,8 @@
 import type { components } from '../../../contract/openapi.gen.ts';
 import { now } from '../../db/database.ts';
-import { HttpProblem } from '../../plugins/problems.ts';
+import { HttpProblem, invalidField } from '../../plugins/problems.ts';
 import type { Role } from '../../plugins/security.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import type { AccountsContext } from './accounts-context.ts';
 import {
   deletePendingLoginsOfUser,
@@ -20,6 +20,9 @@ type Me = components['schemas']['Me'];
 
 /** User names: 3 to 64 ASCII letters, digits, '.', '_' or '-' (no look-alike Unicode letters). */
 const USERNAME = /^[A-Za-z0-9._-]{3,64}$/;
+// What other modules use of the accounts: a user by id (the name and organisation a video records).
+export { findUserById } from './accounts.repository.ts';
+
 export const USERNAME_RULE = '3 to 64 letters, digits, ".", "_" or "-"';
 
 /** The key a user name is unique and looked up by: trimmed and lower-cased. */
@@ -35,7 +38,7 @@ export function isValidUsername(name: string): boolean {
 export function checkNewUsername(name: string): string {
   const username = name.trim();
   if (!USERNAME.test(username)) {
-    throw new HttpProblem(400, 'validation-error', `body.user: ${USERNAME_RULE}`, [{ field: 'body.user', message: USERNAME_RULE }]);
+    throw invalidField('body.user', USERNAME_RULE);
   }
   return username;
 }

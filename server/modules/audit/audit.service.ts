@@ -1,7 +1,11 @@
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { HttpProblem } from '../../plugins/problems.ts';
+import { invalidField } from '../../plugins/problems.ts';
 import { listAudit as listAuditRows, type AuditRow } from './audit.repository.ts';
+
+// What other modules use of the audit log: record a change in their own transaction, name the caller.
+export { recordAudit, type AuditActor, type AuditChange } from './audit.repository.ts';
+export { auditActorOf } from './actor.ts';
 
 export type AuditEntryAnswer = components['schemas']['AuditEntry'];
 
@@ -44,7 +48,7 @@ export async function listAudit(
   let since: string | undefined;
   if (query.since !== undefined) {
     since = parseSince(query.since) ?? undefined;
-    if (!since) throw new HttpProblem(400, 'validation-error', 'querystring.since: is not a real date', [{ field: 'querystring.since', message: 'is not a real date' }]);
+    if (!since) throw invalidField('query.since', 'is not a real date');
   }
   const { rows, total } = await listAuditRows(ctx.db.kysely, { limit: query.limit ?? 100, offset: query.offset ?? 0, since });
   return { entries: rows.map(toAuditEntry), total };

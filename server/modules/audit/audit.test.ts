@@ -140,10 +140,11 @@ describeOnEachDatabase('audit: the list operation (administrators) and the comma
     const fromInstant = await get('?since=2026-11-22T09:00:00Z&limit=1');
     expect((fromInstant.json() as AuditEntry[]).map((e) => e.action)).toEqual(['tag.deleted']);
     expect(fromInstant.headers['x-total-count']).toBe('1');
+    // refused by the contract's pattern or, as not a real day, by the service: named alike
     for (const since of ['2026-02-31', 'yesterday', '2026-11-22T10:00']) {
       const res = await get(`?since=${encodeURIComponent(since)}`);
       expect(res.statusCode, since).toBe(400);
-      expect(res.json()).toMatchObject({ type: 'validation-error' });
+      expect(res.json()).toMatchObject({ type: 'validation-error', errors: [{ field: 'query.since' }], detail: expect.stringMatching(/^query\.since: /) as string });
     }
   });
 

@@ -1,12 +1,15 @@
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/database-errors.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
-import { HttpProblem } from '../../plugins/problems.ts';
-import { isUniqueViolation } from '../accounts/accounts.repository.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
-import { refreshSearchIndex, videoIdsWithTag } from '../videos/videos.repository.ts';
+import { HttpProblem, invalidField, type FieldName } from '../../plugins/problems.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
+import { refreshSearchIndex, videoIdsWithTag } from '../videos/search-index.service.ts';
 import { deleteTagRow, findTagById, findTagByKey, insertTag, listTags, renameTag, tagKey } from './etiquetas.repository.ts';
+
+// What the videos module uses of the tags: find a video's tags by id, create the ones an import names.
+export { ensureTags, findTagsByIds } from './etiquetas.repository.ts';
 
 type Etiqueta = components['schemas']['Etiqueta'];
 type EtiquetaPatch = BodyOf<'patchEtiqueta'>;
@@ -26,12 +29,12 @@ export async function listEtiquetas(ctx: TagsContext): Promise<Etiqueta[]> {
 }
 
 /** The trimmed name, or a 400 `validation-error` naming `field` (blank, shorter than 3, longer than 50). */
-function checkName(value: string, field: string): string {
+export function checkTagName(value: string, field: FieldName): string {
   const nombre = value.trim();
   const length = [...nombre].length;
   if (length < TAG_NAME_LIMITS.min || length > TAG_NAME_LIMITS.max) {
     const message = nombre === '' ? 'is required' : `must have ${TAG_NAME_LIMITS.min} to ${TAG_NAME_LIMITS.max} characters (not counting spaces at either end)`;
-    throw new HttpProblem(400, 'validation-error', `${field}: ${message}`, [{ field, message }]);
+    throw invalidField(field, message);
   }
   return nombre;
 }
@@ -57,7 +60,7 @@ async function uniquely<T>(ctx: TagsContext, nombre: string, write: () => Promis
  * accents (409 naming the existing tag). The audit row is written in the same transaction.
  */
 export async function createEtiqueta(ctx: TagsContext, actor: AuditActor, body: BodyOf<'createEtiqueta'>): Promise<Etiqueta> {
-  const nombre = checkName(body.nombre, 'body.nombre');
+  const nombre = checkTagName(body.nombre, 'body.nombre');
   const key = tagKey(nombre);
   const at = now();
   return uniquely(ctx, nombre, () =>
@@ -78,7 +81,7 @@ export async function createEtiqueta(ctx: TagsContext, actor: AuditActor, body: 
  * name at once; the audit row holds the name before and after. Renaming to the same name changes nothing.
  */
 export async function patchEtiqueta(ctx: TagsContext, actor: AuditActor, id: number, operations: EtiquetaPatch): Promise<Etiqueta> {
-  const nombre = checkName(operations[0]!.value, 'body/0/value');
+  const nombre = checkTagName(operations[0]!.value, 'body.0.value');
   const key = tagKey(nombre);
   const { kysely, dialect } = ctx.db;
   const at = now();

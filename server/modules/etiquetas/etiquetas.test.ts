@@ -3,6 +3,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { call, describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { addVideo, createUser, getVideo, titles, type LibraryUser, type Video } from '../videos/videos.test-support.ts';
 import { ensureTags } from './etiquetas.repository.ts';
+import { patchEtiqueta } from './etiquetas.service.ts';
 
 type Etiqueta = components['schemas']['Etiqueta'];
 
@@ -160,13 +161,23 @@ describeOnEachDatabase('etiquetas: administrators create, rename and delete tags
         expect(res.statusCode, nombre).toBe(409);
         expect(res.json()).toMatchObject({ type: 'conflict', detail: expect.stringContaining('"Formación"') as string });
       }
-      for (const nombre of ['ab', '   ', 'z'.repeat(51)]) {
+      for (const nombre of ['ab', '   ', 'z'.repeat(51), 7]) {
         const res = await rename(tag.id, nombre);
-        expect(res.statusCode, nombre).toBe(400);
-        expect(res.json()).toMatchObject({ type: 'validation-error' });
+        expect(res.statusCode, String(nombre)).toBe(400);
+        expect(res.json()).toMatchObject({ type: 'validation-error', errors: [{ field: 'body.0.value' }] });
       }
       expect(await names()).toContain('Cocina');
       expect(await auditCount()).toBe(before);
+    });
+
+    it('names the same field when the service itself refuses the name (as for a caller without the contract)', async () => {
+      const tag = (await create('Jardinería')).json() as Etiqueta;
+      await expect(patchEtiqueta({ db: server().db }, { id: admin.id, nombre: 'gestora' }, tag.id, [{ op: 'replace', path: '/nombre', value: '  ab ' }])).rejects.toMatchObject({
+        status: 400,
+        errors: [{ field: 'body.0.value', message: 'must have 3 to 50 characters (not counting spaces at either end)' }],
+      });
+      const res = await rename(tag.id, '  ab ');
+      expect(res.json()).toMatchObject({ errors: [{ field: 'body.0.value', message: 'must have 3 to 50 characters (not counting spaces at either end)' }] });
     });
 
     it('answers 404 for an unknown tag', async () => {

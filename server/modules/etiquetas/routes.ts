@@ -1,5 +1,5 @@
 import type { AppContext, ServerModule } from '../../context.ts';
-import { auditActorOf } from '../audit/actor.ts';
+import { auditActorOf } from '../audit/audit.service.ts';
 import { createEtiqueta, deleteEtiqueta, listEtiquetas, patchEtiqueta } from './etiquetas.service.ts';
 
 /** Tags. Reading them is open to every signed-in user; creating, renaming and deleting to administrators (openapi.yaml). */

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { refreshSearchIndex } from '../videos/videos.repository.ts';
+import { refreshSearchIndex } from '../videos/search-index.service.ts';
 import { seededRandom } from '../../seeded-random.ts';
 import { rebuildViewCounters } from './statistics.repository.ts';
 

@@ -1,7 +1,7 @@
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryOf } from '../../openapi/handlers.ts';
-import { HttpProblem } from '../../plugins/problems.ts';
+import { invalidField } from '../../plugins/problems.ts';
 import { addDays, dateIn, isTimeZone, startOfDay, type CalendarDate } from '../videos/dates.ts';
 import {
   bestRatedVideos,
@@ -13,6 +13,9 @@ import {
   viewsByHour,
   type Page,
 } from './statistics.repository.ts';
+
+// What the videos module uses of the statistics: count a view, and forget a deleted video's, in its own transaction.
+export { countView, forgetViewsOfVideo } from './statistics.repository.ts';
 
 export type StatisticsParams = QueryOf<'getStatistics'>;
 type InfoItem = components['schemas']['StatisticsInfoItem'];
@@ -26,8 +29,6 @@ export const RECENT_DAYS = 30;
 /** The contract's page defaults (openapi.yaml: limit 1–100, default 5). */
 const DEFAULT_LIMIT = 5;
 
-const invalid = (field: string, message: string) => new HttpProblem(400, 'validation-error', `${field}: ${message}`, [{ field, message }]);
-
 /** Two decimals, as the average rating is shown. */
 const twoDecimals = (value: number) => Math.round(value * 100) / 100;
 
@@ -37,12 +38,12 @@ export async function getStatistics(ctx: StatisticsContext, params: StatisticsPa
     case 'infoBox':
       return infoBoxes(ctx, now);
     case 'infoTable': {
-      if (!params.table) throw invalid('query.table', 'is required with option=infoTable (uma, oma, vmv or vmr)');
+      if (!params.table) throw invalidField('query.table', 'is required with option=infoTable (uma, oma, vmv or vmr)');
       return tablePage(ctx, params.table, { limit: params.limit ?? DEFAULT_LIMIT, offset: params.offset ?? 0 });
     }
     case 'viewsPerDay': {
       const tz = params.tz ?? 'UTC';
-      if (!isTimeZone(tz)) throw invalid('query.tz', 'not a time zone (an IANA name such as Europe/Madrid)');
+      if (!isTimeZone(tz)) throw invalidField('query.tz', 'not a time zone (an IANA name such as Europe/Madrid)');
       return viewsPerDay(ctx, tz, now);
     }
   }

@@ -32,6 +32,9 @@ import {
   type UploadRow,
 } from './uploads.repository.ts';
 
+// What the videos module uses of an upload: find its asset's session, adopt its thumbnail, drop the session with the video.
+export { deleteUpload, findUpload, markThumbnailAdopted, type UploadRow } from './uploads.repository.ts';
+
 type UploadSession = components['schemas']['UploadSession'];
 type UploadState = components['schemas']['UploadThumbnailSession'];
 

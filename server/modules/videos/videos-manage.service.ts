@@ -2,9 +2,10 @@ import type { AppContext } from '../../context.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { findUserById, isUniqueViolation } from '../accounts/accounts.repository.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.repository.ts';
-import { deleteUpload, findUpload, markThumbnailAdopted, type UploadRow } from '../uploads/uploads.repository.ts';
+import { isUniqueViolation } from '../../db/database-errors.ts';
+import { findUserById } from '../accounts/users.service.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
+import { deleteUpload, findUpload, markThumbnailAdopted, type UploadRow } from '../uploads/uploads.service.ts';
 import { deleteVideoRow, findTagsOfVideos, findVideoByExternalId, lockVideo } from './videos.repository.ts';
 import {
   adoptThumbnail,

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database, Flag, VideosTable, VideoUserStatesTable } from '../../db/schema.ts';
-import { countView, forgetViewsOfVideo } from '../statistics/statistics.repository.ts';
+import { countView, forgetViewsOfVideo } from '../statistics/statistics.service.ts';
 import { FTS_WEIGHTS, ftsMatchExpression, tsQueryText, tsVectorOf, type SearchDocument } from './search.ts';
 
 /** The Kysely queries of the videos module. Every function takes the database or a transaction. */
