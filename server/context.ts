@@ -4,6 +4,7 @@ import type { Db } from './db/database.ts';
 import type { Handlers, OperationId } from './openapi/handlers.ts';
 import type { Secrets } from './secrets.ts';
 import type { SecuritySchemes } from './plugins/security.ts';
+import type { Storage } from './storage/storage.ts';
 
 /** What every server module is built from. */
 export interface AppContext {
@@ -11,6 +12,8 @@ export interface AppContext {
   db: Db;
   secrets: Secrets;
   log: FastifyBaseLogger;
+  /** the media storage, opened once (one S3 client and its connections) and shared by the modules */
+  storage: Storage;
 }
 
 /**

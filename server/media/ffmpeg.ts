@@ -43,14 +43,12 @@ function fromPackage(name: '@ffmpeg-installer/ffmpeg' | '@ffprobe-installer/ffpr
   }
 }
 
-let located: MediaTools | undefined;
-
 /**
  * ffmpeg and ffprobe: the system's (on PATH) when present, else the binaries of the
- * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages. Throws when one is missing.
+ * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages (a 2018 build). Throws when one
+ * is missing. Looked up at every job: a few file checks, nothing beside an ffmpeg run.
  */
 export function mediaTools(): MediaTools {
-  if (located) return located;
   const ffmpeg = onPath('ffmpeg') ?? fromPackage('@ffmpeg-installer/ffmpeg');
   const ffprobe = onPath('ffprobe') ?? fromPackage('@ffprobe-installer/ffprobe');
   if (!ffmpeg || !ffprobe) {
@@ -58,8 +56,17 @@ export function mediaTools(): MediaTools {
       `${!ffmpeg ? 'ffmpeg' : 'ffprobe'} was not found: install ffmpeg (e.g. apt-get install ffmpeg) or the npm packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe`,
     );
   }
-  located = { ffmpeg, ffprobe };
-  return located;
+  return { ffmpeg, ffprobe };
+}
+
+/** The first line of `ffmpeg -version` of the ffmpeg that runs (e.g. `ffmpeg version 5.1.6-0+deb12u1 …`). */
+export function mediaToolsVersion(tools: MediaTools = mediaTools()): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(tools.ffmpeg, ['-hide_banner', '-version'], { timeout: 10_000, windowsHide: true }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(stdout.split('\n')[0]!.trim());
+    });
+  });
 }
 
 // ---- bounded concurrency --------------------------------------------------------------------
@@ -94,17 +101,8 @@ export const mediaJobs: Limiter = createLimiter(Math.max(1, Math.min(2, os.avail
  */
 export const rewriteJobs: Limiter = createLimiter(1);
 
-/** The niceness media programs run at: 10 (below the server's requests) unless changed. */
-let jobPriority = 10;
-
-/**
- * Sets the niceness of the media programs started from now on (0 normal … 19 lowest). The server
- * keeps the default 10 so requests come first; a command line that only waits for them uses 0.
- */
-export function setMediaJobPriority(priority: number): void {
-  if (!Number.isInteger(priority) || priority < 0 || priority > 19) throw new Error('priority must be from 0 to 19');
-  jobPriority = priority;
-}
+/** The niceness media programs run at: below the server's requests, so those come first. */
+const JOB_PRIORITY = 10;
 
 export class MediaToolError extends Error {
   constructor(
@@ -162,9 +160,9 @@ function run(program: string, args: string[], options: RunOptions = {}): Promise
           child.stdout?.setEncoding('utf8');
           child.stdout?.on('data', (text: string) => onOutput(text));
         }
-        if (child.pid !== undefined && jobPriority !== 0) {
+        if (child.pid !== undefined) {
           try {
-            os.setPriority(child.pid, jobPriority);
+            os.setPriority(child.pid, JOB_PRIORITY);
           } catch {
             // not permitted here: run at normal priority
           }
@@ -220,7 +218,7 @@ interface FfprobeStream {
 
 /** Still images, and text files ffprobe reads as text-mode "video" (a `.txt` is ANSI art to it). */
 const NOT_MOVING_PICTURE_FORMAT = /(?:^|,)(?:image2|[a-z0-9]+_pipe|png|apng|webp|bmp|tiff|tty|bin|xbin|adf|idf)(?:,|$)/;
-const TEXT_MODE_CODECS = new Set(['ansi', 'bintext', 'xbin', 'idf']);
+const TEXT_MODE_CODECS: ReadonlySet<string> = new Set(['ansi', 'bintext', 'xbin', 'idf']);
 
 /** Duration and streams of a media file; NotMediaError when it is not one. */
 export async function probe(file: string, options?: RunOptions): Promise<ProbeResult> {
@@ -332,9 +330,9 @@ export interface PlaybackPlan {
 }
 
 /** Sound every browser plays inside MP4. */
-const BROWSER_AUDIO = new Set(['aac', 'mp3']);
+const BROWSER_AUDIO: ReadonlySet<string> = new Set(['aac', 'mp3']);
 /** Pixel formats of H.264 every browser decodes (8-bit 4:2:0). */
-const BROWSER_PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
+const BROWSER_PIXEL_FORMATS: ReadonlySet<string> = new Set(['yuv420p', 'yuvj420p']);
 
 /**
  * Whether the top-level `moov` box (the index) comes before `mdat` (the media), so a browser can

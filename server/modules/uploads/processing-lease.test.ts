@@ -161,7 +161,8 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     const { config, app } = server();
     const db = await otherInstance();
     const configured = options.leaseSeconds === undefined ? config : { ...config, processingLeaseSeconds: options.leaseSeconds };
-    return createUploadsService({ config: configured, db, secrets: app.ctx.secrets, log: app.log }, new LocalStorage(config.mediaDir), {
+    const storage = new LocalStorage(config.mediaDir);
+    return createUploadsService({ config: configured, db, secrets: app.ctx.secrets, log: app.log, storage }, storage, {
       instanceId: name,
       pollMs: 100,
       ...(options.leaseSeconds === undefined ? { leaseMs: options.leaseMs ?? 3000 } : {}),

@@ -68,7 +68,7 @@ export interface Received {
   offset: number;
 }
 
-const COMPLETE = new Set(['processing', 'ready', 'failed']);
+const COMPLETE: ReadonlySet<string> = new Set(['processing', 'ready', 'failed']);
 const isComplete = (row: UploadRow) => COMPLETE.has(row.video_state);
 
 /** The body broke off (the client went away, or a newer request for the file took over). */

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
-import { openStorage } from '../../storage/open-storage.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { createVideo, deleteVideo } from './videos-manage.service.ts';
 import { auditActor, getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
@@ -16,7 +15,7 @@ function callerOf(request: FastifyRequest): Caller {
  * favourite, seen mark and position; the administrators' creating, changing (thumbnail included)
  * and deleting of videos, whose files are in `storage`.
  */
-export function videosModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
+export function videosModule(ctx: AppContext, storage: Storage = ctx.storage): ServerModule {
   return {
     handlers: {
       listVideos: async (request, reply) => {

@@ -191,7 +191,7 @@ export async function getVideo(ctx: VideosContext, caller: Caller, id: number): 
 
 // ── changing ────────────────────────────────────────────────────────────────────────────────────
 
-const USER_PATHS = new Set(['/puntuacion', '/favorito', '/visto', '/posicion']);
+const USER_PATHS: ReadonlySet<string> = new Set(['/puntuacion', '/favorito', '/visto', '/posicion']);
 
 /** SPEC §5 lengths, counted in characters (code points) of the text without the spaces at either end. */
 export const TEXT_LIMITS = {
