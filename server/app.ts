@@ -22,7 +22,7 @@ import { clientErrorHandler, frameworkErrors, registerProblemHandling } from './
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { checkXsrf, registerXsrfCookie } from './plugins/xsrf.ts';
-import { mediaTools, mediaToolsVersion } from './media/ffmpeg.ts';
+import { createMediaJobs, mediaTools, mediaToolsVersion } from './media/ffmpeg.ts';
 import { loadSecrets } from './secrets.ts';
 import { checkStorage, openStorage } from './storage/open-storage.ts';
 
@@ -72,7 +72,7 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   await migrateToLatest(db);
   await checkStorage(config);
 
-  const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log, storage: openStorage(config) };
+  const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log, storage: openStorage(config), media: createMediaJobs() };
   app.decorate('ctx', ctx);
 
   await app.register(fastifyCookie);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyBodyParser, FastifyContentTypeParser, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { MediaJobs } from './media/ffmpeg.ts';
 import type { Handlers, OperationId } from './openapi/handlers.ts';
 import type { Secrets } from './secrets.ts';
 import type { SecuritySchemes } from './plugins/security.ts';
@@ -14,6 +15,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** the media storage, opened once (one S3 client and its connections) and shared by the modules */
   storage: Storage;
+  /** the slots media programs (ffmpeg) wait for */
+  media: MediaJobs;
 }
 
 /**

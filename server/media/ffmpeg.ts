@@ -7,7 +7,7 @@ import path from 'node:path';
 /**
  * ffmpeg and ffprobe: where they are, and the few jobs the library needs of them (probe an upload,
  * make its thumbnail and animated preview, make demo videos). Programs are run directly (execFile,
- * no shell), at most two at a time (mediaJobs), by default at a lower CPU priority than the server.
+ * no shell), in the job slots of the server that asks (MediaJobs), at a lower CPU priority than its requests.
  */
 
 export interface MediaTools {
@@ -91,15 +91,25 @@ export function createLimiter(concurrency: number): Limiter {
   };
 }
 
-/** One or two media programs at a time (two on a machine with two or more cores). */
-export const mediaJobs: Limiter = createLimiter(Math.max(1, Math.min(2, os.availableParallelism())));
-
 /**
- * Rewrites of whole videos (makeBrowserPlayable), one at a time, in a lane of their own: a rewrite
- * can take most of an hour, and the short jobs (probes, thumbnails, previews, pictures) must not wait
- * behind it for mediaJobs' slots. It runs at the same lower priority, so requests still come first.
+ * The media job slots of one server (buildApp makes them, AppContext.media): one or two short jobs
+ * at a time (probes, thumbnails, previews, pictures; two on a machine with two or more cores), and
+ * rewrites of whole videos (makeBrowserPlayable) one at a time in a lane of their own, since a
+ * rewrite can take most of an hour and the short jobs must not wait behind it.
  */
-export const rewriteJobs: Limiter = createLimiter(1);
+export interface MediaJobs {
+  readonly jobs: Limiter;
+  readonly rewrites: Limiter;
+}
+
+export function createMediaJobs(concurrency = Math.max(1, Math.min(2, os.availableParallelism()))): MediaJobs {
+  return { jobs: createLimiter(concurrency), rewrites: createLimiter(1) };
+}
+
+/** The slots of a lane; without a server's slots (a test, a one-off command) the job runs at once. */
+export function slotsOf(jobs: MediaJobs | undefined, lane: 'jobs' | 'rewrites' = 'jobs'): Limiter {
+  return jobs ? jobs[lane] : (task) => task();
+}
 
 /** The niceness media programs run at: below the server's requests, so those come first. */
 const JOB_PRIORITY = 10;
@@ -121,13 +131,15 @@ interface RunOptions {
   onOutput?: (text: string) => void;
   /** kills the program (a server stopping) */
   signal?: AbortSignal;
-  /** the slots it waits for (default mediaJobs) */
-  limiter?: Limiter;
+  /** the server's slots it waits for (none: it runs at once) */
+  jobs?: MediaJobs;
+  /** which of them (default the short jobs') */
+  lane?: 'jobs' | 'rewrites';
 }
 
 /** Runs a program with arguments (no shell) in a media-job slot; answers its standard output. */
 function run(program: string, args: string[], options: RunOptions = {}): Promise<string> {
-  return (options.limiter ?? mediaJobs)(
+  return slotsOf(options.jobs, options.lane)(
     () =>
       new Promise<string>((resolve, reject) => {
         const child = execFile(
@@ -267,11 +279,12 @@ async function nonEmpty(file: string): Promise<boolean> {
 }
 
 /** A JPEG thumbnail `width` pixels wide (default 640) of the frame at ~10 % of the video. */
-export async function makeThumbnail(video: string, out: string, options: { width?: number; durationSeconds?: number } = {}): Promise<void> {
+export async function makeThumbnail(video: string, out: string, options: { width?: number; durationSeconds?: number; jobs?: MediaJobs } = {}): Promise<void> {
   const width = options.width ?? 640;
-  const duration = options.durationSeconds ?? (await probe(video)).durationSeconds;
+  const jobs = options.jobs ? { jobs: options.jobs } : {};
+  const duration = options.durationSeconds ?? (await probe(video, jobs)).durationSeconds;
   const frame = (at: number) =>
-    ffmpeg(['-ss', seconds(at), '-i', path.resolve(video), '-map', '0:v:0', '-frames:v', '1', '-update', '1', '-vf', `scale=${width}:-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)]);
+    ffmpeg(['-ss', seconds(at), '-i', path.resolve(video), '-map', '0:v:0', '-frames:v', '1', '-update', '1', '-vf', `scale=${width}:-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)], jobs);
   await fs.promises.rm(out, { force: true });
   await frame(duration * 0.1);
   if (!(await nonEmpty(out))) await frame(0); // a seek past the last frame writes nothing
@@ -283,9 +296,10 @@ export async function makeThumbnail(video: string, out: string, options: { width
  * 320), 12 frames a second: four 1.5-second moments of a video of 12 seconds or more, else its first
  * seconds from ~10 %, at most 4 seconds.
  */
-export async function makePreview(video: string, out: string, options: { width?: number; durationSeconds?: number } = {}): Promise<void> {
+export async function makePreview(video: string, out: string, options: { width?: number; durationSeconds?: number; jobs?: MediaJobs } = {}): Promise<void> {
   const width = options.width ?? 320;
-  const duration = options.durationSeconds ?? (await probe(video)).durationSeconds;
+  const jobs = options.jobs ? { jobs: options.jobs } : {};
+  const duration = options.durationSeconds ?? (await probe(video, jobs)).durationSeconds;
   const clips: { start: number; length: number }[] =
     duration >= 12
       ? [0.15, 0.35, 0.55, 0.75].map((at) => ({ start: duration * at, length: 1.5 }))
@@ -313,7 +327,7 @@ export async function makePreview(video: string, out: string, options: { width?:
     '-f',
     'mp4',
     path.resolve(out),
-  ]);
+  ], jobs);
 }
 
 // ---- a file every browser plays -------------------------------------------------------------
@@ -400,7 +414,7 @@ export async function makeBrowserPlayable(
   video: string,
   out: string,
   plan: PlaybackPlan,
-  options: { durationSeconds: number; onProgress?: (fraction: number) => void; signal?: AbortSignal },
+  options: { durationSeconds: number; onProgress?: (fraction: number) => void; signal?: AbortSignal; jobs?: MediaJobs },
 ): Promise<void> {
   const videoArgs =
     plan.video === 'copy'
@@ -441,7 +455,8 @@ export async function makeBrowserPlayable(
       path.resolve(out),
     ],
     {
-      limiter: rewriteJobs,
+      ...(options.jobs ? { jobs: options.jobs } : {}),
+      lane: 'rewrites',
       timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000),
       ...(options.onProgress ? { onOutput: progressReader(options.durationSeconds, options.onProgress) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -486,6 +501,8 @@ export interface TestVideoOptions {
   hue?: number;
   width?: number;
   height?: number;
+  /** the slots it waits for (none: it runs at once) */
+  jobs?: MediaJobs;
 }
 
 const FONT_CANDIDATES = [
@@ -573,7 +590,7 @@ export async function generateTestVideo(out: string, options: TestVideoOptions):
       '-f',
       'mp4',
       path.resolve(out),
-    ]);
+    ], options.jobs ? { jobs: options.jobs } : {});
   } finally {
     if (textDir) await fs.promises.rm(textDir, { recursive: true, force: true });
   }

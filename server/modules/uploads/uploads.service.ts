@@ -384,7 +384,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       );
     };
     try {
-      const result = await processVideo(storage, assetId, log, { onProgress, signal: AbortSignal.any([stopping.signal, job.signal]), workParent: workParentOf(config) });
+      const result = await processVideo(storage, assetId, log, { onProgress, signal: AbortSignal.any([stopping.signal, job.signal]), workParent: workParentOf(config), jobs: ctx.media });
       await finish({
         video_state: 'ready',
         duracion: result.durationSeconds,

@@ -3,7 +3,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
 import type { VideoStatus } from '../../db/schema.ts';
-import { MediaToolError } from '../../media/ffmpeg.ts';
+import { MediaToolError, type MediaJobs } from '../../media/ffmpeg.ts';
 import { ASSET_ID_PATTERN, mediaUrl, type MediaFile } from '../../media/signed-urls.ts';
 import { adoptPendingThumbnail } from '../../media/thumbnails.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
@@ -45,7 +45,7 @@ type Etiqueta = components['schemas']['Etiqueta'];
 export type VideoPatch = BodyOf<'patchVideo'>;
 
 /** What the video services need: the API passes its AppContext; the CLI (demo) builds one from the same config. */
-export type VideosContext = Pick<AppContext, 'db' | 'secrets'> & { log?: Pick<FastifyBaseLogger, 'warn'> };
+export type VideosContext = Pick<AppContext, 'db' | 'secrets'> & Partial<Pick<AppContext, 'media'>> & { log?: Pick<FastifyBaseLogger, 'warn'> };
 
 /** The signed-in caller. */
 export interface Caller {
@@ -295,9 +295,9 @@ async function checkPatch(db: Executor, operations: VideoPatch): Promise<Checked
  * already: an earlier adoption converted it and then did not commit, so thumbnail.jpg holds it.
  * 422 `invalid-media` when the uploaded file is not an image ffmpeg reads (it stays pending).
  */
-export async function adoptThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
+export async function adoptThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>, jobs?: MediaJobs): Promise<boolean> {
   try {
-    return await adoptPendingThumbnail(storage, assetId, log);
+    return await adoptPendingThumbnail(storage, assetId, log, jobs);
   } catch (error) {
     if (error instanceof MediaToolError) throw new HttpProblem(422, 'invalid-media', 'the uploaded thumbnail is not an image that can be read');
     throw error;
@@ -328,7 +328,7 @@ export async function patchVideo(ctx: VideosContext, caller: Caller, id: number,
     assetId = video.id_externo;
     const upload = await findUpload(kysely, assetId);
     if (upload?.thumbnail_pending !== 1) throw new HttpProblem(409, 'conflict', 'no thumbnail has been uploaded for this video');
-    await adoptThumbnail(storage, assetId, ctx.log);
+    await adoptThumbnail(storage, assetId, ctx.log, ctx.media);
   }
   const at = now();
   await kysely.transaction().execute(async (trx) => {
