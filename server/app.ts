@@ -22,8 +22,9 @@ import { clientErrorHandler, frameworkErrors, registerProblemHandling } from './
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { checkXsrf, registerXsrfCookie } from './plugins/xsrf.ts';
+import { createMediaJobs, mediaTools, mediaToolsVersion } from './media/ffmpeg.ts';
 import { loadSecrets } from './secrets.ts';
-import { checkStorage } from './storage/open-storage.ts';
+import { checkStorage, openStorage } from './storage/open-storage.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -71,7 +72,7 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   await migrateToLatest(db);
   await checkStorage(config);
 
-  const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log };
+  const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log, storage: openStorage(config), media: createMediaJobs() };
   app.decorate('ctx', ctx);
 
   await app.register(fastifyCookie);
@@ -92,6 +93,18 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   if (unimplemented.length > 0) app.log.info({ operations: unimplemented }, 'operations without a handler answer 501');
 
   await registerSpa(app, config.clientDir);
+  app.addHook('onReady', async () => void logMediaTools(app));
+}
+
+/** Says at start which ffmpeg the uploads will run (the system's is preferred over the bundled 2018 build). */
+async function logMediaTools(app: FastifyInstance): Promise<void> {
+  if (!app.log.level || app.log.level === 'silent') return; // tests without logs start no ffmpeg
+  try {
+    const tools = mediaTools();
+    app.log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, version: await mediaToolsVersion(tools) }, 'media tools');
+  } catch (error) {
+    app.log.warn({ err: error }, 'media tools: ffmpeg cannot be run; uploads will fail to process');
+  }
 }
 
 declare module 'fastify' {

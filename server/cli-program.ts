@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { DEFAULT_DEMO_VIDEOS, describeDemo, loadDemo, MAX_DEMO_VIDEOS } from './media/demo.ts';
-import { setMediaJobPriority } from './media/ffmpeg.ts';
 import { describePlayable, makeLibraryPlayable } from './media/playable.cli.ts';
 import { describeWebpThumbnails, makeWebpThumbnails } from './media/webp-thumbnails.cli.ts';
 import { openDatabase } from './db/database.ts';
@@ -160,7 +159,6 @@ const commands: Record<string, Command> = {
     if (positionals.length > 0) throw new UsageError('demo takes only --videos N');
     const videos = values.videos === undefined ? DEFAULT_DEMO_VIDEOS : Number(values.videos);
     if (!Number.isInteger(videos) || videos < 1 || videos > MAX_DEMO_VIDEOS) throw new UsageError(`--videos must be a whole number from 1 to ${MAX_DEMO_VIDEOS}`);
-    setMediaJobPriority(0); // nothing else to serve here: ffmpeg at normal priority
     io.stderr(`Loading the demo library (${videos} videos; ffmpeg makes the missing ones)…\n`);
     const report = await loadDemo(ctx, { videos, onProgress: (line) => io.stderr(`  ${line}\n`) });
     return describeDemo(report, ctx.config);

@@ -26,7 +26,7 @@ export interface Config {
   uploadUrlTtlSeconds: number;
   /**
    * videos processed at once (ffprobe, a rewrite for every browser, thumbnail, preview); rewrites go one
-   * at a time (ffmpeg.ts rewriteJobs), so a short upload is not held behind a long rewrite
+   * at a time (ffmpeg.ts MediaJobs.rewrites), so a short upload is not held behind a long rewrite
    */
   processingConcurrency: number;
   /**

@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger, FastifyBodyParser, FastifyContentTypeParser, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { MediaJobs } from './media/ffmpeg.ts';
 import type { Handlers, OperationId } from './openapi/handlers.ts';
 import type { Secrets } from './secrets.ts';
 import type { SecuritySchemes } from './plugins/security.ts';
+import type { Storage } from './storage/storage.ts';
 
 /** What every server module is built from. */
 export interface AppContext {
@@ -11,6 +13,10 @@ export interface AppContext {
   db: Db;
   secrets: Secrets;
   log: FastifyBaseLogger;
+  /** the media storage, opened once (one S3 client and its connections) and shared by the modules */
+  storage: Storage;
+  /** the slots media programs (ffmpeg) wait for */
+  media: MediaJobs;
 }
 
 /**

@@ -8,14 +8,6 @@ import { OwnSchemaPostgresDialect } from './own-schema-introspector.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
-/**
- * How long Db.changeStamp may take to see a commit by another connection or process on the SQLite file
- * (the command line's, say): SQLite's `data_version`, which tells, costs 2–7 µs a read, so a read
- * serves the requests of the next millisecond (about ten under load). The server's own writes are
- * seen at once.
- */
-export const OTHER_COMMITS_SEEN_WITHIN_MS = 1;
-
 /** How long a statement waits for another connection's lock (SQLite's busy time-out, PostgreSQL's lock_timeout). */
 export const LOCK_TIMEOUT_MS = 5000;
 
@@ -23,13 +15,6 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
-  /**
-   * SQLite only: a value that stays the same as long as nothing is written to the database (read-cache.ts
-   * remembers reads under it): it changes at once with a write through this connection, and within
-   * OTHER_COMMITS_SEEN_WITHIN_MS of a commit by any other connection or process. Undefined on
-   * PostgreSQL and while a transaction is open on the connection.
-   */
-  changeStamp?: () => string | undefined;
 }
 
 export interface DbOptions {
@@ -74,44 +59,19 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${LOCK_TIMEOUT_MS}`);
   database.pragma('synchronous = NORMAL');
-  // Writes through this connection (counted as their statements are prepared to run) and commits
-  // by other connections (SQLite's data_version, e.g. the command line's) change the stamp.
-  let writes = 0;
-  const dataVersion = database.prepare('pragma data_version').pluck();
-  let version = 0;
-  let versionReadAt = -Infinity;
-  reusePreparedStatements(database, () => (writes += 1));
+  reusePreparedStatements(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return {
-    kysely,
-    dialect: 'sqlite',
-    close: () => kysely.destroy(),
-    changeStamp: () => {
-      if (database.inTransaction) return undefined;
-      const at = performance.now();
-      if (at - versionReadAt >= OTHER_COMMITS_SEEN_WITHIN_MS) {
-        version = Number(dataVersion.get());
-        versionReadAt = at;
-      }
-      return `${version} ${writes}`;
-    },
-  };
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 
 /**
  * Prepared plans: Kysely prepares every query it runs; with this, the same SQL text reuses its
  * prepared statement (parameters are bound per run). Safe because Kysely runs one query at a time on
  * the connection. At most 500 are kept, the least recently used going first (lists of ids, `in (?, ?…)`,
- * make a text per length: they must not push out the statements every request runs). `onWrite` is
- * called as a statement that may write is prepared to run, and as SQL is run by `exec`.
+ * make a text per length: they must not push out the statements every request runs).
  */
-function reusePreparedStatements(database: SQLite.Database, onWrite: () => void): void {
+function reusePreparedStatements(database: SQLite.Database): void {
   const prepare = database.prepare.bind(database);
-  const exec = database.exec.bind(database);
-  database.exec = ((source: string) => {
-    onWrite();
-    return exec(source);
-  }) as typeof database.exec;
   const statements = new Map<string, ReturnType<typeof prepare>>();
   database.prepare = ((source: string) => {
     let statement = statements.get(source);
@@ -122,7 +82,6 @@ function reusePreparedStatements(database: SQLite.Database, onWrite: () => void)
       statement = prepare(source);
     }
     statements.set(source, statement);
-    if (!statement.readonly) onWrite();
     return statement;
   }) as typeof database.prepare;
 }

@@ -15,7 +15,7 @@ import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { writeLocalFile } from '../storage/write-local-file.ts';
 import { DEMO_ORGANIZATIONS, DEMO_USERS, DEMO_VIDEOS, HIDDEN_DEMO_VIDEOS } from './demo-content.ts';
-import { generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS } from './ffmpeg.ts';
+import { createMediaJobs, generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS, type MediaJobs } from './ffmpeg.ts';
 import { storeThumbnail } from './thumbnails.ts';
 import { seededRandom } from '../seeded-random.ts';
 
@@ -32,6 +32,7 @@ export interface DemoContext {
   config: Config;
   db: Db;
   secrets: Secrets;
+  media?: MediaJobs;
 }
 
 export interface DemoOptions {
@@ -105,7 +106,7 @@ function plan(count: number, secondsOf: (index: number) => number, now: number):
 }
 
 /** Makes the video, its thumbnail and preview in `dir`, and stores them; answers the duration. */
-async function makeMedia(video: PlannedVideo, dir: string, storage: Storage): Promise<number> {
+async function makeMedia(video: PlannedVideo, dir: string, storage: Storage, jobs: MediaJobs): Promise<number> {
   const files = { video: path.join(dir, 'video.mp4'), thumbnail: path.join(dir, 'thumbnail.jpg'), preview: path.join(dir, 'preview.mp4') };
   await generateTestVideo(files.video, {
     seconds: video.seconds,
@@ -114,11 +115,12 @@ async function makeMedia(video: PlannedVideo, dir: string, storage: Storage): Pr
     // a chromatic scale from A3: every video of the demo sounds different
     toneHz: 220 * 2 ** ((video.index % 36) / 12),
     label: video.titulo,
+    jobs,
   });
-  const { durationSeconds } = await probe(files.video);
-  await Promise.all([makeThumbnail(files.video, files.thumbnail, { durationSeconds }), makePreview(files.video, files.preview, { durationSeconds })]);
+  const { durationSeconds } = await probe(files.video, { jobs });
+  await Promise.all([makeThumbnail(files.video, files.thumbnail, { durationSeconds, jobs }), makePreview(files.video, files.preview, { durationSeconds, jobs })]);
   // The thumbnail and preview first: a video row appears only after all three exist.
-  await storeThumbnail(storage, video.assetId, files.thumbnail);
+  await storeThumbnail(storage, video.assetId, files.thumbnail, undefined, jobs);
   await writeLocalFile(storage, video.assetId, 'preview.mp4', files.preview);
   await writeLocalFile(storage, video.assetId, 'video.mp4', files.video);
   return Math.round(durationSeconds * 100) / 100;
@@ -160,13 +162,15 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
   }
   const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-demo-'));
   const durations = new Map<string, number>();
+  // the slots of this load (ffmpeg runs two at a time), or those of the server that loads it
+  const jobs = ctx.media ?? createMediaJobs();
   try {
     let done = 0;
     await Promise.all(
       missing.map(async (video) => {
         const dir = path.join(work, video.assetId);
         await fs.promises.mkdir(dir);
-        durations.set(video.assetId, await makeMedia(video, dir, storage));
+        durations.set(video.assetId, await makeMedia(video, dir, storage, jobs));
         await fs.promises.rm(dir, { recursive: true, force: true });
         done += 1;
         progress(`[${done}/${missing.length}] ${video.assetId}  ${video.titulo}`);

@@ -7,7 +7,7 @@ import path from 'node:path';
 /**
  * ffmpeg and ffprobe: where they are, and the few jobs the library needs of them (probe an upload,
  * make its thumbnail and animated preview, make demo videos). Programs are run directly (execFile,
- * no shell), at most two at a time (mediaJobs), by default at a lower CPU priority than the server.
+ * no shell), in the job slots of the server that asks (MediaJobs), at a lower CPU priority than its requests.
  */
 
 export interface MediaTools {
@@ -43,14 +43,12 @@ function fromPackage(name: '@ffmpeg-installer/ffmpeg' | '@ffprobe-installer/ffpr
   }
 }
 
-let located: MediaTools | undefined;
-
 /**
  * ffmpeg and ffprobe: the system's (on PATH) when present, else the binaries of the
- * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages. Throws when one is missing.
+ * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages (a 2018 build). Throws when one
+ * is missing. Looked up at every job: a few file checks, nothing beside an ffmpeg run.
  */
 export function mediaTools(): MediaTools {
-  if (located) return located;
   const ffmpeg = onPath('ffmpeg') ?? fromPackage('@ffmpeg-installer/ffmpeg');
   const ffprobe = onPath('ffprobe') ?? fromPackage('@ffprobe-installer/ffprobe');
   if (!ffmpeg || !ffprobe) {
@@ -58,8 +56,17 @@ export function mediaTools(): MediaTools {
       `${!ffmpeg ? 'ffmpeg' : 'ffprobe'} was not found: install ffmpeg (e.g. apt-get install ffmpeg) or the npm packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe`,
     );
   }
-  located = { ffmpeg, ffprobe };
-  return located;
+  return { ffmpeg, ffprobe };
+}
+
+/** The first line of `ffmpeg -version` of the ffmpeg that runs (e.g. `ffmpeg version 5.1.6-0+deb12u1 …`). */
+export function mediaToolsVersion(tools: MediaTools = mediaTools()): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(tools.ffmpeg, ['-hide_banner', '-version'], { timeout: 10_000, windowsHide: true }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(stdout.split('\n')[0]!.trim());
+    });
+  });
 }
 
 // ---- bounded concurrency --------------------------------------------------------------------
@@ -84,27 +91,28 @@ export function createLimiter(concurrency: number): Limiter {
   };
 }
 
-/** One or two media programs at a time (two on a machine with two or more cores). */
-export const mediaJobs: Limiter = createLimiter(Math.max(1, Math.min(2, os.availableParallelism())));
-
 /**
- * Rewrites of whole videos (makeBrowserPlayable), one at a time, in a lane of their own: a rewrite
- * can take most of an hour, and the short jobs (probes, thumbnails, previews, pictures) must not wait
- * behind it for mediaJobs' slots. It runs at the same lower priority, so requests still come first.
+ * The media job slots of one server (buildApp makes them, AppContext.media): one or two short jobs
+ * at a time (probes, thumbnails, previews, pictures; two on a machine with two or more cores), and
+ * rewrites of whole videos (makeBrowserPlayable) one at a time in a lane of their own, since a
+ * rewrite can take most of an hour and the short jobs must not wait behind it.
  */
-export const rewriteJobs: Limiter = createLimiter(1);
-
-/** The niceness media programs run at: 10 (below the server's requests) unless changed. */
-let jobPriority = 10;
-
-/**
- * Sets the niceness of the media programs started from now on (0 normal … 19 lowest). The server
- * keeps the default 10 so requests come first; a command line that only waits for them uses 0.
- */
-export function setMediaJobPriority(priority: number): void {
-  if (!Number.isInteger(priority) || priority < 0 || priority > 19) throw new Error('priority must be from 0 to 19');
-  jobPriority = priority;
+export interface MediaJobs {
+  readonly jobs: Limiter;
+  readonly rewrites: Limiter;
 }
+
+export function createMediaJobs(concurrency = Math.max(1, Math.min(2, os.availableParallelism()))): MediaJobs {
+  return { jobs: createLimiter(concurrency), rewrites: createLimiter(1) };
+}
+
+/** The slots of a lane; without a server's slots (a test, a one-off command) the job runs at once. */
+export function slotsOf(jobs: MediaJobs | undefined, lane: 'jobs' | 'rewrites' = 'jobs'): Limiter {
+  return jobs ? jobs[lane] : (task) => task();
+}
+
+/** The niceness media programs run at: below the server's requests, so those come first. */
+const JOB_PRIORITY = 10;
 
 export class MediaToolError extends Error {
   constructor(
@@ -123,13 +131,15 @@ interface RunOptions {
   onOutput?: (text: string) => void;
   /** kills the program (a server stopping) */
   signal?: AbortSignal;
-  /** the slots it waits for (default mediaJobs) */
-  limiter?: Limiter;
+  /** the server's slots it waits for (none: it runs at once) */
+  jobs?: MediaJobs;
+  /** which of them (default the short jobs') */
+  lane?: 'jobs' | 'rewrites';
 }
 
 /** Runs a program with arguments (no shell) in a media-job slot; answers its standard output. */
 function run(program: string, args: string[], options: RunOptions = {}): Promise<string> {
-  return (options.limiter ?? mediaJobs)(
+  return slotsOf(options.jobs, options.lane)(
     () =>
       new Promise<string>((resolve, reject) => {
         const child = execFile(
@@ -162,9 +172,9 @@ function run(program: string, args: string[], options: RunOptions = {}): Promise
           child.stdout?.setEncoding('utf8');
           child.stdout?.on('data', (text: string) => onOutput(text));
         }
-        if (child.pid !== undefined && jobPriority !== 0) {
+        if (child.pid !== undefined) {
           try {
-            os.setPriority(child.pid, jobPriority);
+            os.setPriority(child.pid, JOB_PRIORITY);
           } catch {
             // not permitted here: run at normal priority
           }
@@ -220,7 +230,7 @@ interface FfprobeStream {
 
 /** Still images, and text files ffprobe reads as text-mode "video" (a `.txt` is ANSI art to it). */
 const NOT_MOVING_PICTURE_FORMAT = /(?:^|,)(?:image2|[a-z0-9]+_pipe|png|apng|webp|bmp|tiff|tty|bin|xbin|adf|idf)(?:,|$)/;
-const TEXT_MODE_CODECS = new Set(['ansi', 'bintext', 'xbin', 'idf']);
+const TEXT_MODE_CODECS: ReadonlySet<string> = new Set(['ansi', 'bintext', 'xbin', 'idf']);
 
 /** Duration and streams of a media file; NotMediaError when it is not one. */
 export async function probe(file: string, options?: RunOptions): Promise<ProbeResult> {
@@ -269,11 +279,12 @@ async function nonEmpty(file: string): Promise<boolean> {
 }
 
 /** A JPEG thumbnail `width` pixels wide (default 640) of the frame at ~10 % of the video. */
-export async function makeThumbnail(video: string, out: string, options: { width?: number; durationSeconds?: number } = {}): Promise<void> {
+export async function makeThumbnail(video: string, out: string, options: { width?: number; durationSeconds?: number; jobs?: MediaJobs } = {}): Promise<void> {
   const width = options.width ?? 640;
-  const duration = options.durationSeconds ?? (await probe(video)).durationSeconds;
+  const jobs = options.jobs ? { jobs: options.jobs } : {};
+  const duration = options.durationSeconds ?? (await probe(video, jobs)).durationSeconds;
   const frame = (at: number) =>
-    ffmpeg(['-ss', seconds(at), '-i', path.resolve(video), '-map', '0:v:0', '-frames:v', '1', '-update', '1', '-vf', `scale=${width}:-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)]);
+    ffmpeg(['-ss', seconds(at), '-i', path.resolve(video), '-map', '0:v:0', '-frames:v', '1', '-update', '1', '-vf', `scale=${width}:-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)], jobs);
   await fs.promises.rm(out, { force: true });
   await frame(duration * 0.1);
   if (!(await nonEmpty(out))) await frame(0); // a seek past the last frame writes nothing
@@ -285,9 +296,10 @@ export async function makeThumbnail(video: string, out: string, options: { width
  * 320), 12 frames a second: four 1.5-second moments of a video of 12 seconds or more, else its first
  * seconds from ~10 %, at most 4 seconds.
  */
-export async function makePreview(video: string, out: string, options: { width?: number; durationSeconds?: number } = {}): Promise<void> {
+export async function makePreview(video: string, out: string, options: { width?: number; durationSeconds?: number; jobs?: MediaJobs } = {}): Promise<void> {
   const width = options.width ?? 320;
-  const duration = options.durationSeconds ?? (await probe(video)).durationSeconds;
+  const jobs = options.jobs ? { jobs: options.jobs } : {};
+  const duration = options.durationSeconds ?? (await probe(video, jobs)).durationSeconds;
   const clips: { start: number; length: number }[] =
     duration >= 12
       ? [0.15, 0.35, 0.55, 0.75].map((at) => ({ start: duration * at, length: 1.5 }))
@@ -315,7 +327,7 @@ export async function makePreview(video: string, out: string, options: { width?:
     '-f',
     'mp4',
     path.resolve(out),
-  ]);
+  ], jobs);
 }
 
 // ---- a file every browser plays -------------------------------------------------------------
@@ -332,9 +344,9 @@ export interface PlaybackPlan {
 }
 
 /** Sound every browser plays inside MP4. */
-const BROWSER_AUDIO = new Set(['aac', 'mp3']);
+const BROWSER_AUDIO: ReadonlySet<string> = new Set(['aac', 'mp3']);
 /** Pixel formats of H.264 every browser decodes (8-bit 4:2:0). */
-const BROWSER_PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
+const BROWSER_PIXEL_FORMATS: ReadonlySet<string> = new Set(['yuv420p', 'yuvj420p']);
 
 /**
  * Whether the top-level `moov` box (the index) comes before `mdat` (the media), so a browser can
@@ -402,7 +414,7 @@ export async function makeBrowserPlayable(
   video: string,
   out: string,
   plan: PlaybackPlan,
-  options: { durationSeconds: number; onProgress?: (fraction: number) => void; signal?: AbortSignal },
+  options: { durationSeconds: number; onProgress?: (fraction: number) => void; signal?: AbortSignal; jobs?: MediaJobs },
 ): Promise<void> {
   const videoArgs =
     plan.video === 'copy'
@@ -443,7 +455,8 @@ export async function makeBrowserPlayable(
       path.resolve(out),
     ],
     {
-      limiter: rewriteJobs,
+      ...(options.jobs ? { jobs: options.jobs } : {}),
+      lane: 'rewrites',
       timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000),
       ...(options.onProgress ? { onOutput: progressReader(options.durationSeconds, options.onProgress) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -488,6 +501,8 @@ export interface TestVideoOptions {
   hue?: number;
   width?: number;
   height?: number;
+  /** the slots it waits for (none: it runs at once) */
+  jobs?: MediaJobs;
 }
 
 const FONT_CANDIDATES = [
@@ -575,7 +590,7 @@ export async function generateTestVideo(out: string, options: TestVideoOptions):
       '-f',
       'mp4',
       path.resolve(out),
-    ]);
+    ], options.jobs ? { jobs: options.jobs } : {});
   } finally {
     if (textDir) await fs.promises.rm(textDir, { recursive: true, force: true });
   }

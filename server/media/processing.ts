@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
 import { writeLocalFile } from '../storage/write-local-file.ts';
-import { indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type ProbeResult } from './ffmpeg.ts';
+import { indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type MediaJobs, type ProbeResult } from './ffmpeg.ts';
 import { storeThumbnail, withLocalFile } from './thumbnails.ts';
 import { makeWorkDir } from './work-dirs.ts';
 
@@ -43,11 +43,12 @@ export async function processVideo(
   storage: Storage,
   assetId: string,
   log?: FastifyBaseLogger,
-  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal; workParent?: string } = {},
+  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal; workParent?: string; jobs?: MediaJobs } = {},
 ): Promise<ProcessedVideo> {
   const workParent = options.workParent ?? os.tmpdir();
   return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
-    const probed = await probeUpload(uploaded);
+    const { jobs } = options;
+    const probed = await probeUpload(uploaded, jobs);
     const work = await makeWorkDir(workParent, 'tao-processing-');
     try {
       const { video, info, reasons } = await rewriteForBrowsers(storage, assetId, uploaded, probed, work, { ...options, ...(log ? { log } : {}) });
@@ -72,9 +73,9 @@ export async function processVideo(
       const hasThumbnail =
         (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined ||
         // stored with its WebP copy
-        (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds }), (out) => storeThumbnail(storage, assetId, out, log)));
+        (await made('thumbnail.jpg', (out) => makeThumbnail(video, out, { durationSeconds, jobs }), (out) => storeThumbnail(storage, assetId, out, log, jobs)));
       options.signal?.throwIfAborted();
-      const hasPreview = await made('preview.mp4', (out) => makePreview(video, out, { durationSeconds }));
+      const hasPreview = await made('preview.mp4', (out) => makePreview(video, out, { durationSeconds, jobs }));
       options.signal?.throwIfAborted();
       return { durationSeconds, hasThumbnail, hasPreview, converted: reasons };
     } finally {
@@ -95,7 +96,7 @@ export async function rewriteForBrowsers(
   file: string,
   info: ProbeResult,
   work: string,
-  options: { log?: FastifyBaseLogger; onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+  options: { log?: FastifyBaseLogger; onProgress?: (fraction: number) => void; signal?: AbortSignal; jobs?: MediaJobs } = {},
 ): Promise<{ video: string; info: ProbeResult; reasons: string[] }> {
   const plan = playbackPlan(info, await indexFirst(file));
   if (!plan) return { video: file, info, reasons: [] };
@@ -105,17 +106,18 @@ export async function rewriteForBrowsers(
     durationSeconds: info.durationSeconds,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
   });
-  const rewrittenInfo = await probeUpload(rewritten);
+  const rewrittenInfo = await probeUpload(rewritten, options.jobs);
   await writeLocalFile(storage, assetId, 'video.mp4', rewritten);
   return { video: rewritten, info: rewrittenInfo, reasons: plan.reasons };
 }
 
 /** The probe of a video file; InvalidMediaError when it is not media or has no moving picture. */
-export async function probeUpload(file: string): Promise<ProbeResult> {
+export async function probeUpload(file: string, jobs?: MediaJobs): Promise<ProbeResult> {
   let info;
   try {
-    info = await probe(file);
+    info = await probe(file, jobs ? { jobs } : {});
   } catch (error) {
     if (error instanceof NotMediaError) throw new InvalidMediaError(`not a video file (${error.message.replace(/^not a media file: /, '')})`);
     throw error;

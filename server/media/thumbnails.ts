@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
 import { writeLocalFile } from '../storage/write-local-file.ts';
-import { MediaToolError, mediaJobs, mediaTools } from './ffmpeg.ts';
+import { MediaToolError, mediaTools, slotsOf, type MediaJobs } from './ffmpeg.ts';
 import { makeWorkDir } from './work-dirs.ts';
 
 /**
@@ -59,8 +59,8 @@ export async function withLocalFile<T>(
 }
 
 /** One picture made by ffmpeg with `args`; MediaToolError (`could not <what>`, with ffmpeg's last lines) when it fails. */
-function ffmpegPicture(args: string[], what: string): Promise<void> {
-  return mediaJobs(
+function ffmpegPicture(args: string[], what: string, jobs: MediaJobs | undefined): Promise<void> {
+  return slotsOf(jobs)(
     () =>
       new Promise<void>((resolve, reject) => {
         execFile(mediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], { timeout: 60_000, killSignal: 'SIGKILL', windowsHide: true }, (error, _stdout, stderr) => {
@@ -73,10 +73,11 @@ function ffmpegPicture(args: string[], what: string): Promise<void> {
 }
 
 /** A JPEG of the image at most `maxWidth` pixels wide (smaller images keep their size); MediaToolError when it is not an image. */
-export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX_WIDTH): Promise<void> {
+export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX_WIDTH, jobs?: MediaJobs): Promise<void> {
   return ffmpegPicture(
     ['-i', path.resolve(input), '-frames:v', '1', '-vf', `scale=w='max(2,trunc(min(${maxWidth},iw)/2)*2)':h=-2`, '-q:v', '3', '-f', 'image2', '-c:v', 'mjpeg', path.resolve(out)],
     'convert the image',
+    jobs,
   );
 }
 
@@ -84,11 +85,12 @@ export function imageToJpeg(input: string, out: string, maxWidth = THUMBNAIL_MAX
  * A WebP of a JPEG: the same pixels, or with `maxWidth` at most that wide (the height in proportion);
  * MediaToolError when ffmpeg cannot (no libwebp, say).
  */
-export function jpegToWebp(input: string, out: string, maxWidth?: number): Promise<void> {
+export function jpegToWebp(input: string, out: string, maxWidth?: number, jobs?: MediaJobs): Promise<void> {
   const scale = maxWidth === undefined ? [] : ['-vf', `scale=w='min(${maxWidth},iw)':h=-1`];
   return ffmpegPicture(
     ['-i', path.resolve(input), '-frames:v', '1', ...scale, '-c:v', 'libwebp', '-quality', String(WEBP_QUALITY), '-f', 'webp', path.resolve(out)],
     'make the WebP thumbnail',
+    jobs,
   );
 }
 
@@ -102,14 +104,14 @@ export const WEBP_COPIES: ReadonlyArray<{ file: string; maxWidth?: number }> = [
  * (the JPEG is then served in its place). A copy that cannot be made is logged and left out:
  * browsers get the JPEG. Answers whether every copy was stored.
  */
-export async function storeThumbnail(storage: Storage, assetId: string, jpeg: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
+export async function storeThumbnail(storage: Storage, assetId: string, jpeg: string, log?: Pick<FastifyBaseLogger, 'warn'>, jobs?: MediaJobs): Promise<boolean> {
   for (const copy of WEBP_COPIES) await storage.remove(assetId, copy.file);
   await writeLocalFile(storage, assetId, 'thumbnail.jpg', jpeg);
   let stored = true;
   for (const copy of WEBP_COPIES) {
     const webp = `${jpeg}.${copy.file}`;
     try {
-      await jpegToWebp(jpeg, webp, copy.maxWidth);
+      await jpegToWebp(jpeg, webp, copy.maxWidth, jobs);
       await writeLocalFile(storage, assetId, copy.file, webp);
     } catch (error) {
       log?.warn({ err: error, assetId, file: copy.file }, 'could not make a WebP copy of the thumbnail; the JPEG is served in its place');
@@ -126,13 +128,13 @@ export async function storeThumbnail(storage: Storage, assetId: string, jpeg: st
  * removes the pending image (a WebP copy that cannot be made is logged on `log`). Answers false when none is pending; throws MediaToolError when the
  * image cannot be converted (the pending image and the previous thumbnail stay).
  */
-export async function adoptPendingThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
+export async function adoptPendingThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>, jobs?: MediaJobs): Promise<boolean> {
   if (!(await storage.stat(assetId, PENDING_THUMBNAIL))) return false;
   const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-thumbnail-'));
   try {
     const jpeg = path.join(work, 'thumbnail.jpg');
-    await withLocalFile(storage, assetId, PENDING_THUMBNAIL, (input) => imageToJpeg(input, jpeg));
-    await storeThumbnail(storage, assetId, jpeg, log);
+    await withLocalFile(storage, assetId, PENDING_THUMBNAIL, (input) => imageToJpeg(input, jpeg, THUMBNAIL_MAX_WIDTH, jobs));
+    await storeThumbnail(storage, assetId, jpeg, log, jobs);
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });
   }

@@ -24,6 +24,21 @@ function objectSchema(params: OperationSpec['parameters'], where: 'path' | 'quer
   };
 }
 
+/**
+ * The schemas of the operation's JSON answers, keyed as Fastify takes them (`4XX` as `4xx`): Fastify
+ * then writes what a handler answers with fast-json-stringify from the contract's schema, so what
+ * the contract does not name is not sent. Other content types (media) have no serializer.
+ */
+function responseSchemas(op: OperationSpec): Record<string, { content: Record<string, { schema: Schema }> }> | undefined {
+  const response: Record<string, { content: Record<string, { schema: Schema }> }> = {};
+  for (const [status, byType] of Object.entries(op.responses)) {
+    const content: Record<string, { schema: Schema }> = {};
+    for (const [type, schema] of Object.entries(byType)) if (schema && type.includes('json')) content[type] = { schema };
+    if (Object.keys(content).length > 0) response[status.replace(/XX$/, 'xx')] = { content };
+  }
+  return Object.keys(response).length > 0 ? response : undefined;
+}
+
 function mediaMatches(contentType: string, accepted: string[]): boolean {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return accepted.some((a) => (a.endsWith('/*') ? type.startsWith(a.slice(0, -1)) : type === a));
@@ -118,6 +133,8 @@ export function registerOperations(
     if (params) schema.params = params;
     if (querystring) schema.querystring = querystring;
     if (headers) schema.headers = headers;
+    const response = responseSchemas(op);
+    if (response) schema.response = response;
     if (op.body?.schema) schema.body = op.body.required ? op.body.schema : { ...op.body.schema, [OPTIONAL_BODY]: true };
     const accepted = op.body?.contentTypes ?? [];
     const bodyLimit = bodyLimits[op.operationId];

@@ -28,21 +28,8 @@ const TEMP_DIR = '.tmp';
 /** The largest read of a file being streamed: as large as readBytes's ranges (media are read in ranges of about that size). */
 const READ_BUFFER_BYTES = MEMORY_READ_MAX_BYTES;
 
-/**
- * Buffers of MEMORY_READ_MAX_BYTES for readBytes, handed back once their bytes were sent: a player's
- * 1 MiB ranges then allocate nothing and leave the garbage collector nothing to free. At most this many
- * wait unused (16 MiB); more at once are allocated and left to the collector.
- */
+/** Spare read buffers a storage keeps at most (16 MiB; see LocalStorage.spareBuffers). */
 const SPARE_BUFFERS = 16;
-const spareBuffers: Buffer[] = [];
-
-function takeBuffer(): Buffer {
-  return spareBuffers.pop() ?? Buffer.allocUnsafeSlow(MEMORY_READ_MAX_BYTES);
-}
-
-function giveBack(buffer: Buffer): void {
-  if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buffer);
-}
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -56,6 +43,12 @@ function isMissing(error: unknown): boolean {
 export class LocalStorage implements Storage {
   readonly root: string;
   private readonly tempDir: string;
+  /**
+   * Buffers of MEMORY_READ_MAX_BYTES for readBytes, handed back once their bytes were sent: a player's
+   * 1 MiB ranges then allocate nothing and leave the garbage collector nothing to free. At most
+   * SPARE_BUFFERS wait unused; more at once are allocated and left to the collector.
+   */
+  private readonly spareBuffers: Buffer[] = [];
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -101,6 +94,10 @@ export class LocalStorage implements Storage {
     }
     let state: 'open' | 'streaming' | 'closed' = 'open';
     const size = stats.size;
+    const spare = this.spareBuffers;
+    const giveBack = (buffer: Buffer) => {
+      if (spare.length < SPARE_BUFFERS) spare.push(buffer);
+    };
     return {
       size,
       modified: stats.mtime,
@@ -119,7 +116,7 @@ export class LocalStorage implements Storage {
         const length = range.end - range.start + 1;
         if (length > MEMORY_READ_MAX_BYTES || length < 0) throw new RangeError(`readBytes reads at most ${MEMORY_READ_MAX_BYTES} bytes`);
         state = 'streaming';
-        const buffer = takeBuffer();
+        const buffer = spare.pop() ?? Buffer.allocUnsafeSlow(MEMORY_READ_MAX_BYTES);
         try {
           let read = 0;
           while (read < length) {

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { argon2id, hash, verify } from 'argon2';
 import { HttpProblem } from '../../plugins/problems.ts';
 
@@ -20,21 +19,18 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2);
 }
 
-/** A hash of a random password, made once: unknown users are verified against it, so they take as long. */
-let dummy: Promise<string> | undefined;
-const dummyHash = () => (dummy ??= hashPassword(crypto.randomBytes(32).toString('base64url')));
-
-/** Makes the dummy hash ahead of the first sign-in (so that one is not slower either). */
-export function prepareDummyHash(): void {
-  dummyHash().catch(() => {});
-}
+/**
+ * The hash, with ARGON2's parameters (keep them equal), of a random password nobody kept: unknown
+ * users are verified against it, so they take as long as known ones.
+ */
+const DUMMY_HASH = '$argon2id$v=19$m=19456,p=1,t=2$WO46F79gwZdi+R8IId7Vog$z6y/P0wNYdnelYRHRtxnibhqpLtJVqHeOeDcnVZFvvM';
 
 /**
  * Verifies a password against a stored hash. Without a hash (unknown user, single-sign-on account)
  * the dummy hash is verified instead and the answer is false, in about the same time.
  */
 export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
-  const digest = storedHash ?? (await dummyHash());
+  const digest = storedHash ?? DUMMY_HASH;
   let matches = false;
   try {
     matches = await verify(digest, password);

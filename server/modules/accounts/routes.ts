@@ -5,7 +5,6 @@ import { HttpProblem } from '../../plugins/problems.ts';
 import type { PendingPrincipal, SessionPrincipal } from '../../plugins/security.ts';
 import { createInvitation, deleteInvitation, listInvitations } from './invitations.service.ts';
 import { completeMfa, logout, passwordLogin, register, ssoLogin } from './login.service.ts';
-import { prepareDummyHash } from './passwords.ts';
 import { accountsSecurity } from './security.ts';
 import { makeSsoVerifier } from './sso.ts';
 import { changeUser, getMe, listUsuarios, type UserChanges } from './users.service.ts';
@@ -24,7 +23,6 @@ function pendingOf(request: FastifyRequest): PendingPrincipal {
 export function accountsModule(ctx: AppContext): ServerModule {
   const sso = makeSsoVerifier(ctx.config.sso);
   const delivery = { mailer: createMailer(ctx.config), log: ctx.log };
-  prepareDummyHash();
   return {
     name: 'accounts',
     security: accountsSecurity(ctx),

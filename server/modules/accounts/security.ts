@@ -1,5 +1,4 @@
 import { now } from '../../db/database.ts';
-import { ReadCache } from '../../db/read-cache.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { SecuritySchemes } from '../../plugins/security.ts';
 import type { AccountsContext } from './accounts-context.ts';
@@ -7,13 +6,6 @@ import { findPendingLogin, findSessionUser } from './accounts.repository.ts';
 import { bearerToken, verifyPendingToken, verifySessionToken } from './tokens.ts';
 
 const invalidToken = () => new HttpProblem(401, 'invalid-access-token', 'the access token is not valid');
-
-/**
- * The users of sessions looked up, by user and session, until the next write to the database
- * (read-cache.ts): blocking a user, changing a role or ending a session is a write, so the check
- * below never answers from before it.
- */
-const sessionUsers = new ReadCache<Awaited<ReturnType<typeof findSessionUser>>>(10_000);
 
 /** The `session` and `mfaPending` security schemes of openapi.yaml. */
 export function accountsSecurity(ctx: AccountsContext): Pick<SecuritySchemes, 'session' | 'mfaPending'> {
@@ -25,9 +17,8 @@ export function accountsSecurity(ctx: AccountsContext): Pick<SecuritySchemes, 's
      */
     async session(request, roles) {
       const claims = await verifySessionToken(ctx.secrets.tokenKey, bearerToken(request));
-      const user = await sessionUsers.read(ctx.db, `${claims.userId} ${claims.sessionId ?? ''}`, () =>
-        findSessionUser(ctx.db.kysely, claims.userId, claims.sessionId),
-      );
+      // read at every request: blocking a user, a role change or a logout applies to the very next one
+      const user = await findSessionUser(ctx.db.kysely, claims.userId, claims.sessionId);
       if (!user || user.bloqueado === 1 || user.token_version !== claims.tv || user.sessionEnded) throw invalidToken();
       if (roles.length > 0 && !roles.includes(user.rol)) {
         throw new HttpProblem(403, 'unauthorized-role', `this operation needs the role ${roles.join(' or ')}`);

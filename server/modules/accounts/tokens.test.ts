@@ -11,7 +11,7 @@ const refusal = (promise: Promise<unknown>) =>
     (error: unknown) => (error instanceof HttpProblem ? `${error.status} ${error.type}` : String(error)),
   );
 
-describe('session tokens, verified once per token', () => {
+describe('session tokens', () => {
   afterEach(() => vi.useRealTimers());
 
   it('a token verified before is refused from its expiry on', async () => {

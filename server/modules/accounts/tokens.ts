@@ -79,34 +79,15 @@ function userIdOf(sub: string | undefined): number {
 }
 
 /**
- * Session tokens already verified, by key: their claims and expiry (s). A token is signed once and
- * sent with every request of the session, so its signature is checked once and its expiry at every
- * use. Only valid tokens are kept, at most VERIFIED_AT_MOST per key (the oldest go first).
- */
-const verifiedSessions = new WeakMap<Uint8Array, Map<string, { claims: Readonly<SessionClaims>; exp: number }>>();
-const VERIFIED_AT_MOST = 10_000;
-
-/**
  * Checks signature, audience and expiry of a session token; 401 invalid-access-token otherwise.
  * Whether the user may still use it (blocked, role changed) is the caller's check, at every request.
  */
 export async function verifySessionToken(key: Uint8Array, token: string): Promise<SessionClaims> {
-  let verified = verifiedSessions.get(key);
-  const known = verified?.get(token);
-  // as jose checks `exp`: expired from its second on
-  if (known) {
-    if (known.exp > Math.floor(Date.now() / 1000)) return { ...known.claims };
-    verified!.delete(token);
-  }
   const payload = await verify(key, token, SESSION_AUDIENCE);
   const { user, role, tv } = payload;
   if (typeof user !== 'string' || (role !== 'admin' && role !== 'user') || typeof tv !== 'number') throw invalidToken();
   const sessionId = typeof payload.jti === 'string' && payload.jti.length > 0 && payload.jti.length <= 64 ? payload.jti : undefined;
-  const claims: SessionClaims = { userId: userIdOf(payload.sub), user, role, tv, expiresAt: payload.exp!, ...(sessionId ? { sessionId } : {}) };
-  if (!verified) verifiedSessions.set(key, (verified = new Map()));
-  if (verified.size >= VERIFIED_AT_MOST) verified.delete(verified.keys().next().value!);
-  verified.set(token, { claims: Object.freeze({ ...claims }), exp: payload.exp! });
-  return claims;
+  return { userId: userIdOf(payload.sub), user, role, tv, expiresAt: payload.exp!, ...(sessionId ? { sessionId } : {}) };
 }
 
 /** Checks signature, audience and expiry of a pending token; 401 invalid-access-token otherwise. */

@@ -3,7 +3,6 @@ import type { AppContext, ServerModule } from '../../context.ts';
 import { checkSignedPath, mediaPath, type MediaFile } from '../../media/signed-urls.ts';
 import { THUMBNAIL_SMALL_WEBP, THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
-import { openStorage } from '../../storage/open-storage.ts';
 import { MEMORY_READ_MAX_BYTES, type OpenedFile, type Storage } from '../../storage/storage.ts';
 import { decideRange, entityTag, httpDate, ifRangeHolds, noneMatchFails, notModifiedSince } from './http-conditions.ts';
 
@@ -34,7 +33,7 @@ function acceptsWebp(accept: string | undefined): boolean {
  * signature first (403 `invalid-signature`, also once expired), then the file (404), then
  * conditional requests (304) and byte ranges (206 / 416), streamed from storage.
  */
-export function mediaModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
+export function mediaModule(ctx: AppContext, storage: Storage = ctx.storage): ServerModule {
   return {
     name: 'media',
     handlers: {

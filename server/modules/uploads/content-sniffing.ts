@@ -24,7 +24,7 @@ export function acceptsType(kind: UploadKind, contentType: string | undefined): 
 export const SNIFF_BYTES = 12;
 
 /** Boxes a QuickTime/MP4 file starts with (`ftyp` in every MP4; the others in older QuickTime files). */
-const MP4_FIRST_BOXES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot']);
+const MP4_FIRST_BOXES: ReadonlySet<string> = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot']);
 const EBML = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
 /** An MPEG program stream's pack header (`.mpg`, a DVD's `.vob`). */
 const MPEG_PACK = Buffer.from([0x00, 0x00, 0x01, 0xba]);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createFirstAdmin, type TestUser } from '../../../tests/utils/accounts.ts';
 import { call, describeOnEachDatabase, POSTGRES_URL, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
-import { testVideoBytes } from '../../media/ffmpeg.ts';
+import { createMediaJobs, testVideoBytes } from '../../media/ffmpeg.ts';
 import { makeForeignVideo } from '../../media/foreign-videos.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { assetId as newAssetId } from '../videos/videos.test-support.ts';
@@ -161,7 +161,8 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     const { config, app } = server();
     const db = await otherInstance();
     const configured = options.leaseSeconds === undefined ? config : { ...config, processingLeaseSeconds: options.leaseSeconds };
-    return createUploadsService({ config: configured, db, secrets: app.ctx.secrets, log: app.log }, new LocalStorage(config.mediaDir), {
+    const storage = new LocalStorage(config.mediaDir);
+    return createUploadsService({ config: configured, db, secrets: app.ctx.secrets, log: app.log, storage, media: createMediaJobs() }, storage, {
       instanceId: name,
       pollMs: 100,
       ...(options.leaseSeconds === undefined ? { leaseMs: options.leaseMs ?? 3000 } : {}),

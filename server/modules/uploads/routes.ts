@@ -6,7 +6,6 @@ import { checkSignedPath } from '../../media/signed-urls.ts';
 import type { OperationRequest } from '../../openapi/handlers.ts';
 import { streamedBody } from '../../openapi/modules.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
-import { openStorage } from '../../storage/open-storage.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { createUploadsService, SWEEP_EVERY_MS, type ContentRange, type IncomingFile } from './uploads.service.ts';
 
@@ -51,7 +50,7 @@ function contentRangeOf(request: FastifyRequest): ContentRange | undefined {
  * Files are streamed to storage as they arrive: the body is never parsed nor held in memory, and
  * Fastify's body limit does not apply (MAX_UPLOAD_BYTES does, in the service).
  */
-export function uploadsModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
+export function uploadsModule(ctx: AppContext, storage: Storage = ctx.storage): ServerModule {
   const uploads = createUploadsService(ctx, storage);
   const sweep = async () => {
     try {

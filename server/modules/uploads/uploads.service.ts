@@ -71,7 +71,7 @@ export interface Received {
   offset: number;
 }
 
-const COMPLETE = new Set(['processing', 'ready', 'failed']);
+const COMPLETE: ReadonlySet<string> = new Set(['processing', 'ready', 'failed']);
 const isComplete = (row: UploadRow) => COMPLETE.has(row.video_state);
 
 /** The body broke off (the client went away, or a newer request for the file took over). */
@@ -387,7 +387,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       );
     };
     try {
-      const result = await processVideo(storage, assetId, log, { onProgress, signal: AbortSignal.any([stopping.signal, job.signal]), workParent: workParentOf(config) });
+      const result = await processVideo(storage, assetId, log, { onProgress, signal: AbortSignal.any([stopping.signal, job.signal]), workParent: workParentOf(config), jobs: ctx.media });
       await finish({
         video_state: 'ready',
         duracion: result.durationSeconds,

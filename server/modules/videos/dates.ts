@@ -17,26 +17,19 @@ export interface InstantRange {
   before?: string;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
+/** The zone's wall-clock reader; made for each computation (a few microseconds), nothing is kept between requests. */
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      era: 'short',
-    });
-    if (formatters.size > 500) formatters.clear();
-    formatters.set(timeZone, f);
-  }
-  return f;
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    era: 'short',
+  });
 }
 
 /** True for an IANA time-zone name Intl knows (e.g. Europe/Madrid, UTC). */
@@ -55,9 +48,9 @@ interface WallTime extends CalendarDate {
   second: number;
 }
 
-function wallTime(timeZone: string, instant: number): WallTime {
+function wallTime(zone: Intl.DateTimeFormat, instant: number): WallTime {
   const parts: Record<string, string> = {};
-  for (const p of formatterFor(timeZone).formatToParts(new Date(instant))) parts[p.type] = p.value;
+  for (const p of zone.formatToParts(new Date(instant))) parts[p.type] = p.value;
   const year = Number(parts.year);
   return {
     year: parts.era === 'BC' || parts.era === 'B' ? 1 - year : year,
@@ -78,8 +71,8 @@ function utc(year: number, month: number, day: number, hour = 0, minute = 0, sec
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (Madrid in winter: +3 600 000). */
-function offsetAt(timeZone: string, instant: number): number {
-  const w = wallTime(timeZone, instant);
+function offsetAt(zone: Intl.DateTimeFormat, instant: number): number {
+  const w = wallTime(zone, instant);
   return utc(w.year, w.month, w.day, w.hour, w.minute, w.second) - Math.floor(instant / 1000) * 1000;
 }
 
@@ -87,24 +80,25 @@ const sameDate = (a: CalendarDate, b: CalendarDate) => a.year === b.year && a.mo
 
 /** The first instant of a calendar day in a time zone. */
 export function startOfDay(timeZone: string, date: CalendarDate): number {
+  const zone = formatterFor(timeZone);
   const guess = utc(date.year, date.month, date.day);
-  const first = guess - offsetAt(timeZone, guess);
-  const second = guess - offsetAt(timeZone, first);
-  const candidates = [first, second].filter((t) => sameDate(wallTime(timeZone, t), date));
+  const first = guess - offsetAt(zone, guess);
+  const second = guess - offsetAt(zone, first);
+  const candidates = [first, second].filter((t) => sameDate(wallTime(zone, t), date));
   if (candidates.length === 0) return first;
   let start = Math.min(...candidates);
   // Midnight skipped by a daylight-saving change: the day starts at the first instant that is in it.
-  const w = wallTime(timeZone, start);
+  const w = wallTime(zone, start);
   if (w.hour !== 0 || w.minute !== 0) {
     const before = start - (w.hour * 3600 + w.minute * 60 + w.second) * 1000;
-    if (sameDate(wallTime(timeZone, before), date)) start = before;
+    if (sameDate(wallTime(zone, before), date)) start = before;
   }
   return start;
 }
 
 /** The calendar day an instant falls on in a time zone. */
 export function dateIn(timeZone: string, instant: number): CalendarDate {
-  const { year, month, day } = wallTime(timeZone, instant);
+  const { year, month, day } = wallTime(formatterFor(timeZone), instant);
   return { year, month, day };
 }
 

@@ -1,11 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
-import { rememberedAnswer } from '../../plugins/compression.ts';
-import { openStorage } from '../../storage/open-storage.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { createVideo, deleteVideo } from './videos-manage.service.ts';
-import { auditActor, getVideo, listVideos, patchVideo, type Caller, type Video } from './videos.service.ts';
+import { auditActor, getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
 
 function callerOf(request: FastifyRequest): Caller {
   if (!request.principal) throw new HttpProblem(401, 'invalid-access-token', 'no session');
@@ -17,16 +15,13 @@ function callerOf(request: FastifyRequest): Caller {
  * favourite, seen mark and position; the administrators' creating, changing (thumbnail included)
  * and deleting of videos, whose files are in `storage`.
  */
-export function videosModule(ctx: AppContext, storage: Storage = openStorage(ctx.config)): ServerModule {
+export function videosModule(ctx: AppContext, storage: Storage = ctx.storage): ServerModule {
   return {
     handlers: {
       listVideos: async (request, reply) => {
-        const { json, total } = await listVideos(ctx, callerOf(request), request.query);
+        const { videos, total } = await listVideos(ctx, callerOf(request), request.query);
         reply.header('X-Total-Count', String(total));
-        // the Video[] of the contract as JSON.stringify writes it, in bytes remembered or written from
-        // what was remembered of each video: Fastify sends a Buffer as it is
-        reply.type('application/json; charset=utf-8');
-        return rememberedAnswer(request, reply, json) as unknown as Video[];
+        return videos;
       },
       getVideo: async (request) => getVideo(ctx, callerOf(request), request.params.id),
       patchVideo: async (request) => patchVideo(ctx, callerOf(request), request.params.id, request.body, storage),

@@ -28,7 +28,7 @@ import {
 
 export type VideoCreate = BodyOf<'createVideo'>;
 
-type ManageContext = Pick<AppContext, 'db' | 'secrets' | 'log'>;
+type ManageContext = Pick<AppContext, 'db' | 'secrets' | 'log'> & Partial<Pick<AppContext, 'media'>>;
 
 type FieldError = { field: string; message: string };
 
@@ -80,7 +80,7 @@ export async function createVideo(ctx: ManageContext, storage: Storage, caller: 
   const assetId = body.idExterno;
   if (await findVideoByExternalId(kysely, assetId)) throw alreadyUsed();
   const upload = usableUpload(await findUpload(kysely, assetId));
-  const adopted = upload.thumbnail_pending === 1 && (await adoptThumbnail(storage, assetId, ctx.log));
+  const adopted = upload.thumbnail_pending === 1 && (await adoptThumbnail(storage, assetId, ctx.log, ctx.media));
   const hasThumbnail = adopted || upload.has_thumbnail === 1 || (await storage.stat(assetId, 'thumbnail.jpg')) !== undefined;
 
   let id: number;

@@ -148,8 +148,7 @@ export async function listVideoIds(db: Executor, viewer: Viewer, query: VideoLis
 
 /**
  * The ids of the videos the viewer may see that match the text query and pass the filters, best
- * match first, then newest: `limit` of them from `offset`. Ranking needs every match anyway, so the
- * list asks for many at once (see list-cache.ts).
+ * match first, then newest: `limit` of them from `offset`.
  */
 export async function rankedVideoIds(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery, limit: number, offset: number): Promise<number[]> {
   const match = textMatch(dialect, query.words);

@@ -2,10 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
-import { ReadCache } from '../../db/read-cache.ts';
 import type { VideoStatus } from '../../db/schema.ts';
-import { MediaToolError } from '../../media/ffmpeg.ts';
-import { ASSET_ID_PATTERN, mediaExpiry } from '../../media/signed-urls.ts';
+import { MediaToolError, type MediaJobs } from '../../media/ffmpeg.ts';
+import { ASSET_ID_PATTERN, mediaUrl, type MediaFile } from '../../media/signed-urls.ts';
 import { adoptPendingThumbnail } from '../../media/thumbnails.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
@@ -14,27 +13,27 @@ import type { Storage } from '../../storage/storage.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.service.ts';
 import { findUpload, markThumbnailAdopted } from '../uploads/uploads.service.ts';
-import { averageRating, listedToVideo, serializeVideoList } from './list-answer.ts';
-import { answerBytesKey, listedVideos, listPage, ownStatesOf, sentAnswersOf } from './list-cache.ts';
 import { parseListQuery, type ListVideosParams } from './list-query.ts';
-import { signedMediaUrl } from './media-urls.ts';
 import {
   addToRating,
   bumpThumbnailVersion,
+  countVideos,
+  findListedVideos,
   findOwnState,
+  findOwnStates,
   findTagsOfVideos,
   findVideoById,
   findVideoForViewer,
   insertVideoRow,
+  listVideoIds,
   lockVideo,
-  readListGenerations,
+  rankedVideoIds,
   recordViewEvent,
   refreshSearchIndex,
   setVideoTags,
   updateVideoRow,
   upsertOwnState,
   type Executor,
-  type ListGenerations,
   type OwnStateChanges,
   type VideoRow,
   type ViewedVideoRow,
@@ -46,7 +45,7 @@ type Etiqueta = components['schemas']['Etiqueta'];
 export type VideoPatch = BodyOf<'patchVideo'>;
 
 /** What the video services need: the API passes its AppContext; the CLI (demo) builds one from the same config. */
-export type VideosContext = Pick<AppContext, 'db' | 'secrets'> & { log?: Pick<FastifyBaseLogger, 'warn'> };
+export type VideosContext = Pick<AppContext, 'db' | 'secrets'> & Partial<Pick<AppContext, 'media'>> & { log?: Pick<FastifyBaseLogger, 'warn'> };
 
 /** The signed-in caller. */
 export interface Caller {
@@ -80,9 +79,22 @@ export const VIEW_REPEAT_WINDOW_MS = 10_000;
 
 // ── answers ─────────────────────────────────────────────────────────────────────────────────────
 
-export { averageRating };
+/** The average rating to two decimals; 0 without ratings. */
+export function averageRating(sum: number, count: number): number {
+  return count === 0 ? 0 : Math.round((sum / count) * 100) / 100;
+}
 
-/** A video as the contract answers it, with signed media locations (null when the file does not exist). Lists: listedToVideo. */
+/**
+ * The signed GET location of a media file, signed at every answer (an HMAC costs microseconds).
+ * `version` > 0 (a replaced thumbnail's) is appended as `&v=<version>`: not signed (GET /api/media
+ * ignores it), it only makes the new version's location differ from the one browsers may hold.
+ */
+function signedMediaUrl(urlKey: Buffer, assetId: string, file: MediaFile, at: number, version = 0): string {
+  const url = mediaUrl(urlKey, assetId, file, at);
+  return version > 0 ? `${url}&v=${version}` : url;
+}
+
+/** A video as the contract answers it, with signed media locations (null when the file does not exist). */
 export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buffer, at: number = Date.now()): Video {
   return {
     id: row.id,
@@ -121,46 +133,45 @@ async function viewedVideo(ctx: VideosContext, db: Executor, caller: Caller, id:
 
 // ── reading ─────────────────────────────────────────────────────────────────────────────────────
 
-/** The generations a caller's lists depend on, until the next write to the database (read-cache.ts). */
-const listGenerations = new ReadCache<ListGenerations>(10_000);
-
-/** A list as sent: its JSON (UTF-8, the text JSON.stringify writes for its videos) and the number of all matches. */
+/** One page of a list and the number of all matches. */
 export interface ListAnswer {
-  json: Buffer;
+  videos: Video[];
   total: number;
 }
 
 /**
  * One page of the videos the caller may see, filtered (see list-query.ts), and the number of all
- * matches. First the generations of what the answer depends on (and the caller's organisation);
- * then which videos the page holds and the total, remembered under those generations
- * (list-cache.ts); then the caller's own state of those videos, read every time. The answer as
- * sent is remembered under all it is made of (answerBytesKey); when it is not, it is written from
- * what lists show of those videos to everyone (remembered too) and the caller's state. On a
- * repeated list: two small queries.
+ * matches, read from the database at every request. The count is skipped when the page itself
+ * shows the total (a short page); PostgreSQL runs it beside the page, on another connection.
  */
 export async function listVideos(ctx: VideosContext, caller: Caller, params: ListVideosParams): Promise<ListAnswer> {
-  const db = ctx.db.kysely;
-  const query = parseListQuery(params, ctx.db.dialect);
-  const generations = await listGenerations.read(ctx.db, String(caller.userId), () => readListGenerations(db, caller.userId));
-  const viewer: Viewer = { ...viewerOf(caller), organizacion: generations.organizacion };
-  const page = listPage(ctx.db, viewer, generations, query);
-  const ids = await page.ids;
-  const [own, total] = await Promise.all([ownStatesOf(ctx.db, caller.userId, generations, ids), page.total]);
+  const { kysely, dialect } = ctx.db;
+  const query = parseListQuery(params, dialect);
+  const viewer = viewerOf(caller);
+  const { limit, offset } = query;
+  const count = () => countVideos(kysely, dialect, viewer, query);
+  const early = dialect === 'postgres' ? count() : undefined;
+  early?.catch(() => undefined); // awaited below, after the page: not an unhandled rejection meanwhile
+  const ids = query.words.length > 0 ? await rankedVideoIds(kysely, dialect, viewer, query, limit, offset) : await listVideoIds(kysely, viewer, query);
+  const shortPage = ids.length < limit && (ids.length > 0 || offset === 0);
+  const [rows, tags, states, total] = await Promise.all([
+    findListedVideos(kysely, ids),
+    findTagsOfVideos(kysely, ids),
+    findOwnStates(kysely, caller.userId, ids),
+    shortPage ? offset + ids.length : (early ?? count()),
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const own = new Map(states.map((state) => [state.video_id, state]));
   const at = Date.now();
-  const sent = sentAnswersOf(ctx.db, ctx.secrets.urlKey);
-  const key = answerBytesKey(generations, mediaExpiry(at), ids, own);
-  const known = sent.get(key);
-  if (known) return { json: known, total };
-  const videos = await listedVideos(ctx.db, generations, ids);
-  const answer: Video[] = [];
+  const videos: Video[] = [];
   for (const id of ids) {
-    const video = videos.get(id);
-    if (video) answer.push(listedToVideo(video, own.get(id), ctx.secrets.urlKey, at)); // else deleted since
+    const row = byId.get(id);
+    if (!row) continue; // deleted since the page was read
+    const state = own.get(id);
+    const viewed: ViewedVideoRow = { ...row, puntuacion: state?.puntuacion ?? null, favorito: state?.favorito ?? null, visto: state?.visto ?? null, posicion: state?.posicion ?? null };
+    videos.push(toVideo(viewed, tags.get(id) ?? [], ctx.secrets.urlKey, at));
   }
-  const json = Buffer.from(serializeVideoList(answer));
-  sent.set(key, json, json.length);
-  return { json, total };
+  return { videos, total };
 }
 
 /**
@@ -180,7 +191,7 @@ export async function getVideo(ctx: VideosContext, caller: Caller, id: number): 
 
 // ── changing ────────────────────────────────────────────────────────────────────────────────────
 
-const USER_PATHS = new Set(['/puntuacion', '/favorito', '/visto', '/posicion']);
+const USER_PATHS: ReadonlySet<string> = new Set(['/puntuacion', '/favorito', '/visto', '/posicion']);
 
 /** SPEC §5 lengths, counted in characters (code points) of the text without the spaces at either end. */
 export const TEXT_LIMITS = {
@@ -284,9 +295,9 @@ async function checkPatch(db: Executor, operations: VideoPatch): Promise<Checked
  * already: an earlier adoption converted it and then did not commit, so thumbnail.jpg holds it.
  * 422 `invalid-media` when the uploaded file is not an image ffmpeg reads (it stays pending).
  */
-export async function adoptThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<boolean> {
+export async function adoptThumbnail(storage: Storage, assetId: string, log?: Pick<FastifyBaseLogger, 'warn'>, jobs?: MediaJobs): Promise<boolean> {
   try {
-    return await adoptPendingThumbnail(storage, assetId, log);
+    return await adoptPendingThumbnail(storage, assetId, log, jobs);
   } catch (error) {
     if (error instanceof MediaToolError) throw new HttpProblem(422, 'invalid-media', 'the uploaded thumbnail is not an image that can be read');
     throw error;
@@ -317,7 +328,7 @@ export async function patchVideo(ctx: VideosContext, caller: Caller, id: number,
     assetId = video.id_externo;
     const upload = await findUpload(kysely, assetId);
     if (upload?.thumbnail_pending !== 1) throw new HttpProblem(409, 'conflict', 'no thumbnail has been uploaded for this video');
-    await adoptThumbnail(storage, assetId, ctx.log);
+    await adoptThumbnail(storage, assetId, ctx.log, ctx.media);
   }
   const at = now();
   await kysely.transaction().execute(async (trx) => {
