@@ -19,7 +19,8 @@
  *   npx tsx bench/list-load.ts [--videos 100000] [--seconds 30] [--warmup 5] [--rate 50] [--databases postgres,sqlite]
  *   npm run bench -- list-load
  *   BENCH_DATABASE_URL (or TEST_DATABASE_URL) = the PostgreSQL database, default postgres://postgres@127.0.0.1:5432/test
- *   BENCH_KEEP=1 keeps the data directories and the PostgreSQL schemas, and prints where
+ *   BENCH_KEEP=1 keeps the data directories and the PostgreSQL schemas, and prints where;
+ *   with BENCH_FILL_ONLY=1 too, only fills them (to look at query plans: psql, EXPLAIN ANALYZE)
  */
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -294,6 +295,7 @@ async function measure(kind: 'postgres' | 'sqlite', videos: number, rate: number
       ? (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db.kysely)).rows[0]!.v.split(' ')[0]!
       : (await sql<{ v: string }>`select sqlite_version() as v`.execute(db.kysely)).rows[0]!.v;
     console.log(`${kind}: ${videos.toLocaleString('en')} videos filled in ${filledSeconds.toFixed(1)} s`);
+    if (process.env.BENCH_FILL_ONLY) return { database: kind === 'postgres' ? 'PostgreSQL' : 'SQLite', version, videos, filledSeconds } as Outcome;
     if (kind === 'sqlite') await db.close();
 
     const server = await forkAndWait<{ port: number }>(import.meta.filename, ['serve', dataDir, databaseUrl], { stdoutFile: path.join(dataDir, 'server.log') });
@@ -364,6 +366,7 @@ async function main(): Promise<void> {
   const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   const outcomes: Outcome[] = [];
   for (const kind of databases) outcomes.push(await measure(kind, videos, rate, warmup, seconds));
+  if (process.env.BENCH_FILL_ONLY) return;
   await new Promise((resolve) => setTimeout(resolve, 0));
   agent.destroy();
 
