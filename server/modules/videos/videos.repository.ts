@@ -160,8 +160,28 @@ export async function rankedVideoIds(db: Executor, dialect: DialectName, viewer:
   return result.rows.map((r) => r.id);
 }
 
+/** Whether a list query filters by anything but who may see what. */
+const isUnfiltered = (query: VideoListQuery) =>
+  query.words.length === 0 && !query.tagIds?.length && query.favorited === undefined && query.notSeen === undefined &&
+  !query.score && !query.uploadedFrom && !query.uploadedBefore;
+
+/**
+ * How many ready videos the viewer may see, from the counts kept by triggers (migration
+ * 2026-11-29T1000-list-counts): the same rule as visibleTo, over a few rows.
+ */
+async function countVisible(db: Executor, viewer: Viewer): Promise<number> {
+  let scope: RawBuilder<unknown> = sql`true`;
+  if (!viewer.isAdmin) {
+    const organizacion = viewer.organizacion === undefined ? sql`(select u.organizacion from users u where u.id = ${viewer.userId})` : viewer.organizacion;
+    scope = organizacion === null ? sql`c.is_visible = 1` : sql`(c.is_visible = 1 or (c.has_organizacion = 1 and c.organizacion = ${organizacion}))`;
+  }
+  const result = await sql<{ n: number | string | null }>`select sum(c.n) as n from video_list_counts c where ${scope}`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /** How many videos the viewer may see pass the filters. */
 export async function countVideos(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<number> {
+  if (isUnfiltered(query)) return countVisible(db, viewer);
   const result = await sql<{ n: number }>`select count(*) as n from videos v ${textFilter(dialect, query.words) ?? sql``}
     where ${joinAnd(filterConditions(viewer, query, 'in'))}`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
