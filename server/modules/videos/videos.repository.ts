@@ -103,9 +103,11 @@ function textMatch(dialect: DialectName, words: string[]): { join: RawBuilder<un
   if (words.length === 0) return undefined;
   if (dialect === 'postgres') {
     const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
+    // The rank is computed where the match is found, so that only (id, rank) are sorted, not the
+    // documents (sorting those spilled to disk for common words).
     return {
-      join: sql`join video_search m on m.video_id = v.id and m.document @@ ${tsq}`,
-      rank: sql`-ts_rank(m.document, ${tsq})`,
+      join: sql`join (select s.video_id, ts_rank(s.document, ${tsq}) as rank from video_search s where s.document @@ ${tsq}) m on m.video_id = v.id`,
+      rank: sql`-m.rank`,
     };
   }
   return {
