@@ -277,12 +277,17 @@ interface Outcome {
   cpuMs: number;
   /** the server's share of one core over the window */
   cpuShare: number;
+  /** PostgreSQL: its backends' CPU ms per request (SQLite's work is in the server's) */
+  dbCpuMs?: number;
 }
 
 async function measure(kind: 'postgres' | 'sqlite', videos: number, rate: number, warmup: number, seconds: number): Promise<Outcome> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-bench-list-'));
   const schema = `bench_list_${crypto.randomBytes(5).toString('hex')}`;
-  const databaseUrl = kind === 'postgres' ? `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` : '';
+  // application_name tells the server's connections apart, to read their backends' CPU time
+  const databaseUrl = kind === 'postgres'
+    ? `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}application_name=${schema}&options=${encodeURIComponent(`-c search_path=${schema}`)}`
+    : '';
   const config = configFor(dataDir, databaseUrl || undefined);
   let child: ChildProcess | undefined;
   const db = await openDatabase(kind === 'postgres' ? { databaseUrl: PG_URL, dataDir, pgSchema: schema } : { dataDir });
@@ -314,10 +319,24 @@ async function measure(kind: 'postgres' | 'sqlite', videos: number, rate: number
     }
     const warm = await openLoop(server.port, library, writable, rate, warmup, 1);
     if (warm.errors.length > 0) throw new Error(`warm-up: ${warm.errors.length} errors, first ${warm.errors[0]}`);
+    const backends = async () =>
+      kind === 'postgres'
+        ? (await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${schema}`.execute(db.kysely)).rows.map((r) => r.pid)
+        : [];
+    const backendCpu = (pid: number) => {
+      try {
+        return cpuSeconds(pid);
+      } catch {
+        return 0; // ended meanwhile
+      }
+    };
+    const dbCpuBefore = new Map((await backends()).map((pid) => [pid, backendCpu(pid)]));
     const cpuBefore = cpuSeconds(child.pid!);
     const windowStarted = performance.now();
     const { samples, errors } = await openLoop(server.port, library, writable, rate, seconds, 2);
     const cpu = cpuSeconds(child.pid!) - cpuBefore;
+    // backends opened during the window count from 0; parallel workers (short-lived) are not seen
+    const dbCpu = (await backends()).reduce((sum, pid) => sum + backendCpu(pid) - (dbCpuBefore.get(pid) ?? 0), 0);
     const windowSeconds = (performance.now() - windowStarted) / 1000;
     if (errors.length > 0) throw new Error(`${errors.length} errors, first ${errors[0]}`);
     const byKind = new Map<Kind, Figures>([...READ_KINDS, 'write' as const].map((k) => [k, figuresOf(samples, [k])]));
@@ -330,9 +349,10 @@ async function measure(kind: 'postgres' | 'sqlite', videos: number, rate: number
       byKind,
       cpuMs: (cpu * 1000) / samples.length,
       cpuShare: cpu / windowSeconds,
+      dbCpuMs: kind === 'postgres' ? (dbCpu * 1000) / samples.length : undefined,
     };
     const f = (x: number) => x.toFixed(1).padStart(6);
-    console.log(`${outcome.database} ${videos} videos: lists p50 ${f(outcome.lists.p50)} ms  p99 ${f(outcome.lists.p99)} ms  max ${f(outcome.lists.max)} ms  server CPU ${outcome.cpuMs.toFixed(2)} ms/request (${(outcome.cpuShare * 100).toFixed(0)} % of a core)`);
+    console.log(`${outcome.database} ${videos} videos: lists p50 ${f(outcome.lists.p50)} ms  p99 ${f(outcome.lists.p99)} ms  max ${f(outcome.lists.max)} ms  server CPU ${outcome.cpuMs.toFixed(2)} ms/request (${(outcome.cpuShare * 100).toFixed(0)} % of a core)${outcome.dbCpuMs === undefined ? '' : `, PostgreSQL backends ${outcome.dbCpuMs.toFixed(2)} ms/request`}`);
     for (const [k, fig] of byKind) console.log(`  ${k.padEnd(13)} ${String(fig.count).padStart(5)}  p50 ${f(fig.p50)} ms  p99 ${f(fig.p99)} ms  max ${f(fig.max)} ms`);
     return outcome;
   } finally {
@@ -381,6 +401,7 @@ async function main(): Promise<void> {
     goal(o),
     ms(o.lists.max),
     `${o.cpuMs.toFixed(2)} ms (${(o.cpuShare * 100).toFixed(0)} % of a core)`,
+    o.dbCpuMs === undefined ? 'in the server' : `${o.dbCpuMs.toFixed(2)} ms`,
     `${o.lists.count} + ${o.byKind.get('write')!.count} writes`,
   ]);
   const kindRows = outcomes.flatMap((o) =>
@@ -395,9 +416,10 @@ async function main(): Promise<void> {
         `The mix: 40 % first pages (a third of them page 2 or 3), 30 % 1–3 tags with a minimum score, 30 % text searches (${SEARCHES.length} phrases), ` +
         `pages of ${PAGE}, accepting compression as a browser does, by ${USERS - 1} people of three organisations and an administrator. ` +
         `The built server in a process of its own, logging as shipped (pino at ${SERVER_LOG_LEVEL}, to a file); the load comes from this process. ` +
-        `Server CPU: the server process's CPU time over the window divided by the requests answered (writes included). ` +
+        `Server CPU: the server process's CPU time over the window divided by the requests answered (writes included); ` +
+        `database CPU: the same of the PostgreSQL backends serving the server's connections (parallel workers not included). ` +
         `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${load} at the start.`,
-      markdownTable(['figure', 'p50', 'p99', 'max', 'server CPU per request', 'requests'], rows),
+      markdownTable(['figure', 'p50', 'p99', 'max', 'server CPU per request', 'database CPU per request', 'requests'], rows),
       markdownTable(['database: kind', 'requests', 'p50', 'p99', 'max'], kindRows),
     ].join('\n\n'),
   );
