@@ -1,13 +1,15 @@
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
+import { ensureTags } from '../etiquetas/etiquetas.repository.ts';
 import { updateVideoMedia } from './videos.service.ts';
 import { addVideo, createUser, list, patchVideo, type LibraryUser } from './videos.test-support.ts';
 
 /**
- * The total of the list without filters (X-Total-Count) is what each person may see, however the
- * library changes: videos added, hidden and shown again, finishing processing, deleted.
+ * The totals of the list (X-Total-Count) without filters and with tags and a score are what each
+ * person may see, however the library changes: videos added, hidden and shown again, finishing
+ * processing, retagged, rated, deleted.
  */
-describeOnEachDatabase('videos: the total of the unfiltered list', (server) => {
+describeOnEachDatabase('videos: the totals of the list', (server) => {
   let admin: LibraryUser;
   let ana: LibraryUser; // organisation TAO
   let bruno: LibraryUser; // organisation Otra
@@ -21,10 +23,10 @@ describeOnEachDatabase('videos: the total of the unfiltered list', (server) => {
   });
 
   /** The totals each person sees, asking for one video per page (the page never shows the total). */
-  const totals = async () => {
+  const totals = async (filters: Record<string, string> = {}) => {
     const out: Record<string, number> = {};
     for (const [name, person] of Object.entries({ admin, ana, bruno, carla })) {
-      const res = await list(server(), person.session, { limit: 1 });
+      const res = await list(server(), person.session, { ...filters, limit: 1 });
       expect(res.statusCode, res.body).toBe(200);
       out[name] = Number(res.headers['x-total-count']);
     }
@@ -55,5 +57,41 @@ describeOnEachDatabase('videos: the total of the unfiltered list', (server) => {
     const deleted = await call(server().app, { method: 'DELETE', url: `/api/videos/${internal}`, token: admin.session });
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await totals()).toEqual({ admin: 4, ana: 2, bruno: 3, carla: 2 });
+  });
+
+  it('with tags and a score, follows retagging, ratings, visibility, processing and deletion', async () => {
+    const [cine, teatro] = await ensureTags(server().db.kysely, ['Cine', 'Teatro'], new Date().toISOString());
+    const tags = { tag: `in:${cine!.id},${teatro!.id}` };
+    const scored = { ...tags, score: 'gte:4' };
+    const both = await addVideo(server(), { titulo: 'Ambas', organizacion: 'TAO', tagIds: [cine!.id, teatro!.id] });
+    const hidden = await addVideo(server(), { titulo: 'Oculta', organizacion: 'TAO', isVisible: false, tagIds: [teatro!.id] });
+    const later = await addVideo(server(), { titulo: 'Luego', organizacion: 'Otra', status: 'processing', tagIds: [cine!.id] });
+    const untagged = await addVideo(server(), { titulo: 'Sin etiquetas', organizacion: null });
+    expect(await totals(tags)).toEqual({ admin: 2, ana: 2, bruno: 1, carla: 1 }); // a video with both tags counts once
+    expect(await totals(scored)).toEqual({ admin: 0, ana: 0, bruno: 0, carla: 0 });
+
+    await updateVideoMedia(server().db, later, { status: 'ready', duracion: 5 });
+    expect(await totals(tags)).toEqual({ admin: 3, ana: 3, bruno: 2, carla: 2 });
+
+    // rated 5 by one person, then 4 by another (rounded average 5, then 4.5 → 5), then 1 by a third (10 / 3 → 3)
+    for (const [person, value] of [[ana, 5], [bruno, 4]] as const) {
+      expect((await patchVideo(server(), person.session, both, [{ path: '/puntuacion', value }])).statusCode).toBe(200);
+    }
+    expect(await totals(scored)).toEqual({ admin: 1, ana: 1, bruno: 1, carla: 1 });
+    expect((await patchVideo(server(), carla.session, both, [{ path: '/puntuacion', value: 1 }])).statusCode).toBe(200);
+    expect(await totals({ ...tags, score: 'eq:3' })).toEqual({ admin: 1, ana: 1, bruno: 1, carla: 1 });
+    expect(await totals(scored)).toEqual({ admin: 0, ana: 0, bruno: 0, carla: 0 });
+
+    // retagged: the untagged video gets one, the hidden one loses its only one
+    expect((await patchVideo(server(), admin.session, untagged, [{ path: '/etiquetas', value: [cine!.id] }])).statusCode).toBe(200);
+    expect((await patchVideo(server(), admin.session, hidden, [{ path: '/etiquetas', value: [] }])).statusCode).toBe(200);
+    expect(await totals(tags)).toEqual({ admin: 3, ana: 3, bruno: 3, carla: 3 });
+
+    // shown to everyone, then deleted
+    expect((await patchVideo(server(), admin.session, later, [{ path: '/isVisible', value: false }])).statusCode).toBe(200);
+    expect(await totals(tags)).toEqual({ admin: 3, ana: 2, bruno: 3, carla: 2 });
+    const deleted = await call(server().app, { method: 'DELETE', url: `/api/videos/${both}`, token: admin.session });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await totals(tags)).toEqual({ admin: 2, ana: 1, bruno: 2, carla: 1 });
   });
 });

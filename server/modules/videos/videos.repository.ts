@@ -181,9 +181,32 @@ async function countVisible(db: Executor, viewer: Viewer): Promise<number> {
   return Number(result.rows[0]?.n ?? 0);
 }
 
+/** Whether a list query filters by tags, perhaps a score, and nothing else. */
+const isTagsAndScore = (query: VideoListQuery) =>
+  query.words.length === 0 && !!query.tagIds?.length && query.favorited === undefined && query.notSeen === undefined &&
+  !query.uploadedFrom && !query.uploadedBefore;
+
+/**
+ * How many ready videos the viewer may see carry one of the tags (and have the score), from the
+ * narrow index of video_tag_filters alone (migration 2026-11-29T1100-tag-filter-counts), by the same
+ * rules as visibleTo and ROUNDED_SCORE.
+ */
+async function countTagged(db: Executor, viewer: Viewer, query: VideoListQuery): Promise<number> {
+  const conditions = [sql`f.tag_id in (${sql.join(query.tagIds!)})`, sql`f.ready = 1`];
+  if (query.score) conditions.push(sql`f.score ${SCORE_OPERATORS[query.score.op]} ${query.score.value}`);
+  if (!viewer.isAdmin) {
+    const organizacion = viewer.organizacion === undefined ? sql`(select u.organizacion from users u where u.id = ${viewer.userId})` : viewer.organizacion;
+    conditions.push(organizacion === null ? sql`f.is_visible = 1` : sql`(f.is_visible = 1 or f.organizacion = ${organizacion})`);
+  }
+  const result = await sql<{ n: number }>`select count(*) as n from (select distinct f.video_id from video_tag_filters f
+    where ${joinAnd(conditions)}) t`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /** How many videos the viewer may see pass the filters. */
 export async function countVideos(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<number> {
   if (isUnfiltered(query)) return countVisible(db, viewer);
+  if (isTagsAndScore(query)) return countTagged(db, viewer, query);
   const result = await sql<{ n: number }>`select count(*) as n from videos v ${textFilter(dialect, query.words) ?? sql``}
     where ${joinAnd(filterConditions(viewer, query, 'in'))}`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
