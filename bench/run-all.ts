@@ -36,6 +36,8 @@ interface Bench {
 const BENCHES: Bench[] = [
   { id: 'api-overhead', limitMinutes: 3 },
   { id: 'videos-list', limitMinutes: 5 },
+  // the list's goal: p99 at an organisation's busiest, PostgreSQL and SQLite with 100,000 videos
+  { id: 'list-load', limitMinutes: 12 },
   { id: 'media-range', limitMinutes: 6 },
   { id: 'upload-throughput', limitMinutes: 6 },
   { id: 'video-rewrite', limitMinutes: 4 },
@@ -260,7 +262,7 @@ interface Goal {
   figure: string;
   result: string;
   met: boolean;
-  /** issue 12 set it, or this project (OWN_GOAL in its text) */
+  /** the product's requirements set it, or this project (OWN_GOAL in its text) */
   own: boolean;
 }
 
@@ -331,7 +333,7 @@ async function main(): Promise<number> {
   const totalSeconds = (Date.now() - started.getTime()) / 1000;
 
   const goals = outcomes.flatMap((outcome) => outcome.sections.flatMap((section) => goalsOf(outcome.bench.id, section)));
-  const goalRows = goals.map((goal) => [goal.bench, goal.figure, goal.result, goal.own ? 'this project' : 'issue 12', goal.met ? 'met' : '**MISSED**']);
+  const goalRows = goals.map((goal) => [goal.bench, goal.figure, goal.result, goal.own ? 'this project' : 'the product', goal.met ? 'met' : '**MISSED**']);
   const missed = goals.filter((goal) => !goal.met).length;
   /** "5 of 6 met, 1 missed" */
   const count = (some: Goal[]) => {
@@ -353,7 +355,7 @@ async function main(): Promise<number> {
       ? 'No goal was reported.'
       : `${goals.length - missed} of ${goals.length} goals met${missed > 0 ? `, ${missed} missed` : ''}` +
         `${failed.length > 0 ? `; ${failed.length} benchmark(s) failed and report nothing here` : ''}. ` +
-        `Issue 12's goals: ${count(goals.filter((goal) => !goal.own))}. This project's own (marked "${OWN_GOAL}"): ${count(goals.filter((goal) => goal.own))}.\n\n` +
+        `The product's goals: ${count(goals.filter((goal) => !goal.own))}. This project's own (marked "${OWN_GOAL}"): ${count(goals.filter((goal) => goal.own))}.\n\n` +
         markdownTable(['benchmark', 'figure', 'result', 'set by', 'goal'], goalRows),
     ...outcomes.flatMap((outcome) => [...outcome.sections, ...(outcome.status === 'failed' ? [failedSection(outcome)] : [])]),
     '## Durations',

@@ -8,8 +8,8 @@
  * user's rating (`/puntuacion`, 100 videos in turn, values 1–5). For each GET case a bare node:http
  * server (another child process) answers the very same status, headers and bytes for each path, and
  * is loaded the same way: its requests/s are the physical limit of this machine for those answers,
- * and the ratio is what the API (security, validation, queries, signing, JSON) leaves of it (goal
- * ≥ 50 %). Each case runs several times, the API and the bare server in turn, so medians and spreads
+ * and the ratio is what the API (security, validation, queries, signing, JSON) leaves of it (a
+ * figure, no longer a goal: the list's goal is bench/list-load.ts's p99 under an open-loop load). Each case runs several times, the API and the bare server in turn, so medians and spreads
  * are over runs. Then, in-process and one request at a time (less noisy on a shared machine),
  * `app.inject` calls per list case, repeated (the same answer again) and each after a write (an
  * administrator's PATCH of another video, so nothing remembered for the list can be reused).
@@ -49,8 +49,6 @@ import { formatRatio, formatSummary, markdownTable, reportSection, summarize } f
 
 const VIDEOS = 10_000;
 const CONNECTIONS = 50;
-/** the goal: the API's requests/s at least this share of the bare server's */
-const GOAL = 0.5;
 const HARD_LIMIT_MS = 5 * 60_000;
 /** XSRF double submit of the PATCH requests */
 const XSRF = 'bench-xsrf-0123456789';
@@ -233,11 +231,6 @@ interface LoadCase {
   headers: Record<string, string>;
   /** compare with a bare server sending the same answers (GET only) */
   bare: boolean;
-  /**
-   * The ratio's goal is this project's own, not issue 12's (which asks ≥ 50 % of GET /api/videos
-   * with and without filters, as autocannon sends it: uncompressed): the compressed list and the detail.
-   */
-  ownGoal?: boolean;
 }
 
 /** Runs autocannon for `seconds` over the case's requests; throws on any error or non-2xx answer. */
@@ -342,7 +335,7 @@ function loadTable(results: CaseResult[]): string {
       c.name,
       formatSummary(summarize(api.map((f) => f.rps)), 0),
       bare.length ? formatSummary(summarize(bare.map((f) => f.rps)), 0) : '—',
-      ratio === undefined ? '—' : `${formatRatio(ratio, { atLeast: GOAL, own: c.ownGoal ?? false })}; per run ${(ratios!.min * 100).toFixed(0)}–${(ratios!.max * 100).toFixed(0)} %`,
+      ratio === undefined ? '—' : `${formatRatio(ratio, {})}; per run ${(ratios!.min * 100).toFixed(0)}–${(ratios!.max * 100).toFixed(0)} %`,
       `${fmt(median(api, 'p50'), 1)} / ${fmt(median(api, 'p99'), 1)}`,
       bare.length ? `${fmt(median(bare, 'p50'), 1)} / ${fmt(median(bare, 'p99'), 1)}` : '—',
       bare.length ? `${fmt(median(api, 'cpu'))} / ${fmt(median(bare, 'cpu'))} (${formatRatio(median(bare, 'cpu') / median(api, 'cpu'), {})})` : fmt(median(api, 'cpu')),
@@ -364,10 +357,10 @@ function loadCases(filled: Filled, detailIds: number[]): LoadCase[] {
   const all: LoadCase[] = [
     list('first', 'list, no filter', 'limit=24'),
     // Chromium's Accept-Encoding: the answer goes compressed (brotli), as every browser gets it
-    { ...list('browser', 'list, no filter, compressed (br)', 'limit=24', { 'accept-encoding': 'gzip, deflate, br, zstd' }), ownGoal: true },
+    list('browser', 'list, no filter, compressed (br)', 'limit=24', { 'accept-encoding': 'gzip, deflate, br, zstd' }),
     list('filtered', 'list, tags + score', `tag=in:${filled.tagIds.join(',')}&score=gte:3&limit=24`),
     list('search', 'list, text search', `q=${encodeURIComponent('reunión anu')}&limit=24`),
-    { id: 'detail', name: 'detail (100 in turn)', method: 'GET', paths: detailIds.map((id) => `/api/videos/${id}`), headers: auth, bare: true, ownGoal: true },
+    { id: 'detail', name: 'detail (100 in turn)', method: 'GET', paths: detailIds.map((id) => `/api/videos/${id}`), headers: auth, bare: true },
     {
       id: 'rating',
       name: 'PATCH rating (100 in turn)',

@@ -12,6 +12,8 @@ import * as m20261127T1000 from './migrations/2026-11-27T1000-login-failures-age
 import * as m20261127T1100 from './migrations/2026-11-27T1100-ended-sessions.ts';
 import * as m20261127T1500 from './migrations/2026-11-27T1500-processing-progress.ts';
 import * as m20261128T1000 from './migrations/2026-11-28T1000-own-states-generation.ts';
+import * as m20261129T1000 from './migrations/2026-11-29T1000-list-counts.ts';
+import * as m20261129T1100 from './migrations/2026-11-29T1100-tag-filter-counts.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -33,6 +35,8 @@ const migrations: Record<string, DialectMigration> = {
   '2026-11-27T1100-ended-sessions': m20261127T1100,
   '2026-11-27T1500-processing-progress': m20261127T1500,
   '2026-11-28T1000-own-states-generation': m20261128T1000,
+  '2026-11-29T1000-list-counts': m20261129T1000,
+  '2026-11-29T1100-tag-filter-counts': m20261129T1100,
 };
 
 class StaticProvider implements MigrationProvider {

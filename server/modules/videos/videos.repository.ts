@@ -103,9 +103,11 @@ function textMatch(dialect: DialectName, words: string[]): { join: RawBuilder<un
   if (words.length === 0) return undefined;
   if (dialect === 'postgres') {
     const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
+    // The rank is computed where the match is found, so that only (id, rank) are sorted, not the
+    // documents (sorting those spilled to disk for common words).
     return {
-      join: sql`join video_search m on m.video_id = v.id and m.document @@ ${tsq}`,
-      rank: sql`-ts_rank(m.document, ${tsq})`,
+      join: sql`join (select s.video_id, ts_rank(s.document, ${tsq}) as rank from video_search s where s.document @@ ${tsq}) m on m.video_id = v.id`,
+      rank: sql`-m.rank`,
     };
   }
   return {
@@ -159,8 +161,51 @@ export async function rankedVideoIds(db: Executor, dialect: DialectName, viewer:
   return result.rows.map((r) => r.id);
 }
 
+/** Whether a list query filters by anything but who may see what. */
+const isUnfiltered = (query: VideoListQuery) =>
+  query.words.length === 0 && !query.tagIds?.length && query.favorited === undefined && query.notSeen === undefined &&
+  !query.score && !query.uploadedFrom && !query.uploadedBefore;
+
+/**
+ * How many ready videos the viewer may see, from the counts kept by triggers (migration
+ * 2026-11-29T1000-list-counts): the same rule as visibleTo, over a few rows.
+ */
+async function countVisible(db: Executor, viewer: Viewer): Promise<number> {
+  let scope: RawBuilder<unknown> = sql`true`;
+  if (!viewer.isAdmin) {
+    const organizacion = viewer.organizacion === undefined ? sql`(select u.organizacion from users u where u.id = ${viewer.userId})` : viewer.organizacion;
+    scope = organizacion === null ? sql`c.is_visible = 1` : sql`(c.is_visible = 1 or (c.has_organizacion = 1 and c.organizacion = ${organizacion}))`;
+  }
+  const result = await sql<{ n: number | string | null }>`select sum(c.n) as n from video_list_counts c where ${scope}`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** Whether a list query filters by tags, perhaps a score, and nothing else. */
+const isTagsAndScore = (query: VideoListQuery) =>
+  query.words.length === 0 && !!query.tagIds?.length && query.favorited === undefined && query.notSeen === undefined &&
+  !query.uploadedFrom && !query.uploadedBefore;
+
+/**
+ * How many ready videos the viewer may see carry one of the tags (and have the score), from the
+ * narrow index of video_tag_filters alone (migration 2026-11-29T1100-tag-filter-counts), by the same
+ * rules as visibleTo and ROUNDED_SCORE.
+ */
+async function countTagged(db: Executor, viewer: Viewer, query: VideoListQuery): Promise<number> {
+  const conditions = [sql`f.tag_id in (${sql.join(query.tagIds!)})`, sql`f.ready = 1`];
+  if (query.score) conditions.push(sql`f.score ${SCORE_OPERATORS[query.score.op]} ${query.score.value}`);
+  if (!viewer.isAdmin) {
+    const organizacion = viewer.organizacion === undefined ? sql`(select u.organizacion from users u where u.id = ${viewer.userId})` : viewer.organizacion;
+    conditions.push(organizacion === null ? sql`f.is_visible = 1` : sql`(f.is_visible = 1 or f.organizacion = ${organizacion})`);
+  }
+  const result = await sql<{ n: number }>`select count(*) as n from (select distinct f.video_id from video_tag_filters f
+    where ${joinAnd(conditions)}) t`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /** How many videos the viewer may see pass the filters. */
 export async function countVideos(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<number> {
+  if (isUnfiltered(query)) return countVisible(db, viewer);
+  if (isTagsAndScore(query)) return countTagged(db, viewer, query);
   const result = await sql<{ n: number }>`select count(*) as n from videos v ${textFilter(dialect, query.words) ?? sql``}
     where ${joinAnd(filterConditions(viewer, query, 'in'))}`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
