@@ -5,8 +5,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { renderWithTheme } from '../../../tests/utils/render.tsx';
 import { stubIntersectionObserver, stubMatchMedia } from '../../../tests/utils/setup-ui.ts';
 import { placeholderVideos, PLACEHOLDER_COUNT } from './placeholder-videos.ts';
-import { thumbnailSrcSet } from '../../lib/early-requests.ts';
-import { PREVIEW_SETTLE_MS, TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
+import { PREVIEW_SETTLE_MS, thumbnailSrcSet, TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
 
 type Video = components['schemas']['Video'];
 

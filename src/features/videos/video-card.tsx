@@ -4,7 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { HoverTooltip } from '../../components/hover-tooltip.tsx';
-import { EARLY_PART, formatDuration, thumbnailSrcSet } from '../../lib/early-requests.ts';
+import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { ShortDescription } from './short-description.tsx';
 import { CARD_SIZES } from './video-grid.tsx';
@@ -23,6 +23,21 @@ export const PREVIEW_IN_VIEW_RATIO = 0.75;
  * download its preview, and the first screen's pictures arrive before any preview competes with them.
  */
 export const PREVIEW_SETTLE_MS = 800;
+
+/**
+ * The thumbnail's card-sized copy (GET /api/media `w=400`): a card is 296–405 pixels wide from 640
+ * pixels of window up, so on a screen of one device pixel per CSS pixel the browser takes it instead
+ * of the 640-pixel (or wider) picture; on denser screens and phones it takes the picture.
+ */
+const CARD_THUMBNAIL_WIDTH = 400;
+/** The thumbnail's width the browser assumes for the picture itself (640 for a frame of the video; an uploaded one may be wider). */
+const THUMBNAIL_WIDTH = 640;
+
+/** `srcset` of a thumbnail location: its card-sized copy and the picture. */
+export function thumbnailSrcSet(url: string): string {
+  const small = `${url}${url.includes('?') ? '&' : '?'}w=${CARD_THUMBNAIL_WIDTH}`;
+  return `${small} ${CARD_THUMBNAIL_WIDTH}w, ${url} ${THUMBNAIL_WIDTH}w`;
+}
 
 export interface VideoCardProps {
   video: Video;
@@ -101,7 +116,7 @@ function usePreview(enabled: boolean) {
   };
 }
 
-/** A card's frame, the same for a video, a placeholder and the first paint's card. */
+/** A card's frame, the same for a video and a placeholder. */
 const CARD_LOOK = { component: 'article', withBorder: true, shadow: 'xs', padding: 'sm', radius: 'md', h: '100%' } as const;
 /**
  * The picture is a block: as an inline image it left a line's descender (7 px) of grey under it,
@@ -112,26 +127,26 @@ const PICTURE_STYLE = { objectFit: 'cover', display: 'block' } as const;
 const PLAY_LOOK = { size: 56, radius: 'xl', variant: 'filled', color: 'tao.8', style: { pointerEvents: 'auto', boxShadow: 'var(--mantine-shadow-md)' } } as const;
 const PlayIcon = () => <IconPlayerPlayFilled size={26} aria-hidden />;
 
-function NotSeenBadge(props: Record<`data-${string}`, string>) {
+function NotSeenBadge() {
   return (
-    <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm" {...props}>
+    <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm">
       {libraryMessages.notSeen}
     </Badge>
   );
 }
 
 /** The card's duration, over the picture's bottom right corner. */
-function DurationBadge({ duration, ...props }: { duration: string } & Record<`data-${string}`, string>) {
+function DurationBadge({ duration }: { duration: string }) {
   return (
-    <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)} {...props}>
+    <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)}>
       {duration}
     </Badge>
   );
 }
 
-function CardTitle({ children, ...props }: { children?: string; id?: string } & Record<`data-${string}`, string>) {
+function CardTitle({ children, id }: { children?: string; id?: string }) {
   return (
-    <Title order={2} fz="md" fw={600} lineClamp={2} {...props}>
+    <Title order={2} fz="md" fw={600} lineClamp={2} id={id}>
       {children}
     </Title>
   );
@@ -284,38 +299,6 @@ function PlaceholderCard({ video }: { video: Video }) {
           ))}
         </Group>
         <Skeleton visible width={100} height={18} />
-      </Stack>
-    </Card>
-  );
-}
-
-/**
- * A first-row card of /videos' first paint (scripts/first-paint.tsx): the card's frame, picture,
- * 'No visto' badge, play button and title where the app's card has them, the rest in the loading
- * style. The document's early script fills a copy per video (src/lib/early-requests.ts
- * `paintFirstRow`, the EARLY_PART marks) while the app's code is still on its way; the app's
- * card then takes its place.
- */
-export function FirstPaintCard() {
-  return (
-    <Card {...CARD_LOOK}>
-      <Card.Section pos="relative">
-        <AspectRatio ratio={16 / 9} bg="gray.2">
-          <img {...{ [EARLY_PART.picture]: '' }} alt="" sizes={CARD_SIZES} fetchPriority="high" decoding="async" style={PICTURE_STYLE} />
-        </AspectRatio>
-        <NotSeenBadge {...{ [EARLY_PART.notSeen]: '' }} />
-        <DurationBadge duration={formatDuration(0)} {...{ [EARLY_PART.duration]: '' }} />
-        <Center pos="absolute" inset={0}>
-          <ActionIcon component="span" {...PLAY_LOOK}>
-            <PlayIcon />
-          </ActionIcon>
-        </Center>
-      </Card.Section>
-      <Stack gap={6} mt="sm">
-        <CardTitle {...{ [EARLY_PART.title]: '' }} />
-        <Skeleton height={12} width="90%" radius="xl" mt={6} />
-        <Skeleton height={12} width="70%" radius="xl" />
-        <Skeleton height={18} width={100} mt={8} />
       </Stack>
     </Card>
   );

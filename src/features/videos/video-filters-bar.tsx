@@ -47,8 +47,7 @@ export interface FiltersBarViewProps {
 
 /**
  * Tabs Todos / Favoritos / No vistos, the search box (runs on Enter with text), and the filter
- * chips with the tag strip, each sending its event. The app renders it through the filters machine
- * (above); the build renders it unfiltered into /videos' first paint (scripts/first-paint.tsx).
+ * chips with the tag strip, each sending its event. The app renders it through the filters machine (above).
  */
 export function FiltersBarView({ filters, restoring, send, tags, locale }: FiltersBarViewProps) {
   const [text, setText] = useState(filters.q ?? '');

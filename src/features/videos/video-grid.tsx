@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { GRID_BREAKPOINTS, GRID_GAP } from '../../lib/early-requests.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 
 /** A row's height before it is measured (a card is about this tall). */
@@ -15,6 +14,13 @@ export const ESTIMATED_ROW_HEIGHT = 440;
 export const OVERSCAN_ROWS = 1;
 /** `onEndReached` fires when one of the last this many rows is rendered. */
 export const END_THRESHOLD_ROWS = 2;
+/**
+ * The list's columns by window width: 1 on phones (up to 639 px), 2 on tablets, 3 on laptops, 4 on
+ * wide screens.
+ */
+export const GRID_BREAKPOINTS = { two: '(min-width: 640px)', three: '(min-width: 992px)', four: '(min-width: 1280px)' } as const;
+/** The gap between the list's cards, in pixels. */
+const GRID_GAP = 16;
 /** The library page: Mantine's `xl` container, at most this wide, with `md` padding (16 px) each side. */
 const PAGE_MAX_WIDTH = 1320;
 const PAGE_PADDING = 16;
