@@ -104,6 +104,22 @@ describe('VideoCard', () => {
     expect(tags.getByRole('link', { name: 'Música' })).toHaveAttribute('href', '/videos?tag=in:7');
   });
 
+  it('links the picture and the title to the video, and tabs through picture, title, tags, then actions', async () => {
+    renderCard({ isAdmin: true });
+    const picture = within(card()).getByRole('link', { name: 'Reproducir Paseo por el parque' });
+    const title = within(within(card()).getByRole('heading', { level: 2 })).getByRole('link', { name: 'Paseo por el parque' });
+    expect(picture).toHaveAttribute('href', '/videos/42?tag=in:3');
+    expect(title).toHaveAttribute('href', '/videos/42?tag=in:3');
+    expect(within(picture).getByRole('img', { name: 'Miniatura de Paseo por el parque' })).toBeInTheDocument();
+    const user = userEvent.setup();
+    const order: string[] = [];
+    for (let step = 0; step < 6; step += 1) {
+      await user.tab();
+      order.push(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
+    }
+    expect(order).toEqual(['Reproducir Paseo por el parque', 'Paseo por el parque', 'Arte', 'Música', 'Favorito', 'Editar Paseo por el parque']);
+  });
+
   it('renders the links with the given component (the router’s Link)', () => {
     const Link = ({ to, children, ...rest }: { to: string; children?: React.ReactNode }) => (
       <a data-router-link href={to} {...rest}>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ElementType } from 'react';
-import { ActionIcon, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Anchor, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
@@ -46,7 +46,7 @@ export interface VideoCardProps {
   /** The element the links are rendered with: the router's `Link` (default: a plain `a`). */
   linkComponent?: ElementType;
   /**
-   * Props of the play link to the detail page, for `linkComponent`: e.g.
+   * Props of the picture's and the title's links to the detail page, for `linkComponent`: e.g.
    * `{ to: '/videos/$id', params: { id: String(video.id) }, search }` with the router's Link, or `{ href }`.
    */
   detailLink: (video: Video) => Record<string, unknown>;
@@ -117,40 +117,14 @@ function usePreview(enabled: boolean) {
 }
 
 /** A card's frame, the same for a video and a placeholder. */
-const CARD_LOOK = { component: 'article', withBorder: true, shadow: 'xs', padding: 'sm', radius: 'md', h: '100%' } as const;
+const CARD_FRAME = { component: 'article', withBorder: true, shadow: 'xs', padding: 'sm', radius: 'md', h: '100%' } as const;
 /**
  * The picture is a block: as an inline image it left a line's descender (7 px) of grey under it,
  * which the preview and the badges, placed on the whole section, then covered or sat on.
  */
 const PICTURE_STYLE = { objectFit: 'cover', display: 'block' } as const;
-/** The play button over the picture. */
-const PLAY_LOOK = { size: 56, radius: 'xl', variant: 'filled', color: 'tao.8', style: { pointerEvents: 'auto', boxShadow: 'var(--mantine-shadow-md)' } } as const;
-const PlayIcon = () => <IconPlayerPlayFilled size={26} aria-hidden />;
-
-function NotSeenBadge() {
-  return (
-    <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm">
-      {libraryMessages.notSeen}
-    </Badge>
-  );
-}
-
-/** The card's duration, over the picture's bottom right corner. */
-function DurationBadge({ duration }: { duration: string }) {
-  return (
-    <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)}>
-      {duration}
-    </Badge>
-  );
-}
-
-function CardTitle({ children, id }: { children?: string; id?: string }) {
-  return (
-    <Title order={2} fz="md" fw={600} lineClamp={2} id={id}>
-      {children}
-    </Title>
-  );
-}
+/** The badges over the picture let a click through to the picture's link. */
+const OVER_PICTURE = { pointerEvents: 'none' } as const;
 
 /** A video of the list (SPEC §1): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
 export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
@@ -161,7 +135,7 @@ export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
 function LoadedCard({
   video,
   isAdmin,
-  linkComponent = 'a',
+  linkComponent: Link = 'a',
   detailLink,
   tagLink,
   onFavoriteChange,
@@ -175,64 +149,72 @@ function LoadedCard({
   const titleId = `video-${video.id}-title`;
 
   return (
-    <Card ref={preview.ref} {...CARD_LOOK} aria-labelledby={titleId} {...preview.hoverProps}>
+    <Card ref={preview.ref} {...CARD_FRAME} aria-labelledby={titleId} {...preview.hoverProps}>
       <Card.Section pos="relative">
-        <AspectRatio ratio={16 / 9} bg="gray.2">
-          {video.urlThumbnail ? (
-            <img
-              src={video.urlThumbnail}
-              srcSet={thumbnailSrcSet(video.urlThumbnail)}
-              sizes={CARD_SIZES}
-              alt={libraryMessages.thumbnailAlt(video.titulo)}
-              loading={firstRow ? 'eager' : 'lazy'}
-              // The others low, so the browser does not raise those it finds in the window to the first row's.
-              fetchPriority={firstRow ? 'high' : 'low'}
-              decoding="async"
-              style={PICTURE_STYLE}
+        {/* The picture is the video's link, as on every video site: first in the card's tab order. */}
+        <Link {...detailLink(video)} aria-label={libraryMessages.play(video.titulo)} style={{ display: 'block', position: 'relative', outlineOffset: -3 }}>
+          <AspectRatio ratio={16 / 9} bg="gray.2">
+            {video.urlThumbnail ? (
+              <img
+                src={video.urlThumbnail}
+                srcSet={thumbnailSrcSet(video.urlThumbnail)}
+                sizes={CARD_SIZES}
+                alt={libraryMessages.thumbnailAlt(video.titulo)}
+                loading={firstRow ? 'eager' : 'lazy'}
+                // The others low, so the browser does not raise those it finds in the window to the first row's.
+                fetchPriority={firstRow ? 'high' : 'low'}
+                decoding="async"
+                style={PICTURE_STYLE}
+              />
+            ) : (
+              <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
+                <IconPhoto size={40} stroke={1.2} color="var(--mantine-color-gray-6)" aria-hidden />
+              </Center>
+            )}
+          </AspectRatio>
+          {preview.playing && video.urlPreview && (
+            <video
+              data-testid="video-preview"
+              src={video.urlPreview}
+              poster={video.urlThumbnail ?? undefined}
+              muted
+              loop
+              playsInline
+              autoPlay
+              preload="auto"
+              aria-hidden
+              style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }}
             />
-          ) : (
-            <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
-              <IconPhoto size={40} stroke={1.2} color="var(--mantine-color-gray-6)" aria-hidden />
-            </Center>
           )}
-        </AspectRatio>
-        {preview.playing && video.urlPreview && (
-          <video
-            data-testid="video-preview"
-            src={video.urlPreview}
-            poster={video.urlThumbnail ?? undefined}
-            muted
-            loop
-            playsInline
-            autoPlay
-            preload="auto"
-            aria-hidden
-            style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }}
-          />
+          <Center pos="absolute" inset={0}>
+            <ActionIcon component="span" size={56} radius="xl" variant="filled" color="tao.8" style={{ boxShadow: 'var(--mantine-shadow-md)' }} aria-hidden>
+              <IconPlayerPlayFilled size={26} aria-hidden />
+            </ActionIcon>
+          </Center>
+        </Link>
+        {!video.visto && (
+          <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm" style={OVER_PICTURE}>
+            {libraryMessages.notSeen}
+          </Badge>
         )}
-        {!video.visto && <NotSeenBadge />}
-        <DurationBadge duration={duration} />
-        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
-          <ActionIcon
-            component={linkComponent as 'a'}
-            {...detailLink(video)}
-            aria-label={libraryMessages.play(video.titulo)}
-            {...PLAY_LOOK}
-          >
-            <PlayIcon />
-          </ActionIcon>
-        </Center>
+        <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)} style={OVER_PICTURE}>
+          {duration}
+        </Badge>
       </Card.Section>
 
       <Stack gap={6} mt="sm">
-        <CardTitle id={titleId}>{video.titulo}</CardTitle>
+        <Title id={titleId} order={2} fz="md" fw={600} lineClamp={2}>
+          <Anchor component={Link as 'a'} {...detailLink(video)} inherit c="inherit" underline="hover">
+            {video.titulo}
+          </Anchor>
+        </Title>
         <ShortDescription text={video.descripcionCorta} lineClamp={3} c="gray.8" />
         {video.etiquetas.length > 0 && (
           <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {video.etiquetas.map((tag) => (
               <li key={tag.id}>
                 <Badge
-                  component={linkComponent as 'a'}
+                  component={Link as 'a'}
                   {...tagLink(tag)}
                   variant="light"
                   color="tao"
@@ -274,7 +256,7 @@ function LoadedCard({
 /** The loading style of SPEC §2: the lorem sample under animated skeletons; nothing to click. */
 function PlaceholderCard({ video }: { video: Video }) {
   return (
-    <Card {...CARD_LOOK} aria-busy="true">
+    <Card {...CARD_FRAME} aria-busy="true">
       <Card.Section>
         <Skeleton visible animate>
           <AspectRatio ratio={16 / 9}>
