@@ -152,7 +152,7 @@ function LoadedCard({
     <Card ref={preview.ref} {...CARD_FRAME} aria-labelledby={titleId} {...preview.hoverProps}>
       <Card.Section pos="relative">
         {/* The picture is the video's link, as on every video site: first in the card's tab order. */}
-        <Link {...detailLink(video)} aria-label={libraryMessages.play(video.titulo)} style={{ display: 'block', position: 'relative', outlineOffset: -3 }}>
+        <Link {...detailLink(video)} aria-label={libraryMessages.play(video.titulo)} className="mantine-focus-auto" style={{ display: 'block', position: 'relative', outlineOffset: -3 }}>
           <AspectRatio ratio={16 / 9} bg="gray.2">
             {video.urlThumbnail ? (
               <img

@@ -39,7 +39,7 @@ export interface FiltersBarViewProps {
   filters: VideoFilters;
   /** The stored filters are being restored: the controls wait. */
   restoring: boolean;
-  /** Where the controls' events go (the filters machine; nowhere in the first paint). */
+  /** Where the controls' events go (the filters machine). */
   send: (event: VideoFiltersEvent) => void;
   tags: readonly Etiqueta[];
   locale?: string | undefined;
