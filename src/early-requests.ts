@@ -1,4 +1,5 @@
 import { DEFAULT_PAGING, statisticsTableIds } from './features/statistics/statistics-search.ts';
+import { CARD_SIZES, gridColumns, thumbnailSrcSet } from './features/videos/card-picture.ts';
 import { parseVideoId } from './features/videos/video-id.ts';
 import { VIDEO_PAGE_SIZE } from './features/videos/video-search.ts';
 import { FILTER_KEYS } from '../machines/video-filters/video-filters.ts';
@@ -12,7 +13,8 @@ import { browserTimeZone } from './lib/time-zone.ts';
  * (vite.config.ts `earlyReadsScript`), which calls `startEarlyRequests()` before the app's script;
  * the API client then takes each answer once (src/lib/api/early-responses.ts). Only the plain
  * shapes are asked (no filters, no paging, no single sign-on token in the address): a read the app
- * does not make the same way is simply not used. It draws nothing: React is the page's only renderer.
+ * does not make the same way is simply not used. It draws nothing: React is the page's only renderer;
+ * it only tells the browser, in the head, which pictures the page will show first (`preloadPictures`).
  */
 
 function hasStoredFilters(): boolean {
@@ -81,5 +83,36 @@ export function startEarlyRequests(): void {
     response.catch(() => undefined);
     return { url, authorization, response };
   });
-  if (videoPageId(window.location.pathname.replace(/\/$/, '')) !== null) setTimeout(warmDateFormat, 0);
+  const videoId = videoPageId(window.location.pathname.replace(/\/$/, ''));
+  if (videoId !== null) setTimeout(warmDateFormat, 0);
+  const read = (path: string) => window.__taoEarlyRequests?.find((entry) => new URL(entry.url).pathname === path)?.response;
+  // The largest picture of the first screen: the player's poster, the first row's thumbnails.
+  preloadPictures(read(`/api/videos/${videoId}`), (video) => [{ href: (video as Picture | null)?.urlThumbnail }]);
+  preloadPictures(read('/api/videos'), (list) =>
+    (Array.isArray(list) ? (list as Picture[]) : []).slice(0, gridColumns((query) => window.matchMedia(query).matches)).map(({ urlThumbnail: href }) => ({ href, srcset: typeof href === 'string' ? thumbnailSrcSet(href) : undefined, sizes: CARD_SIZES })),
+  );
+}
+
+interface Picture {
+  urlThumbnail?: unknown;
+}
+
+/**
+ * Once `read` answers, a high-priority `<link rel="preload" as="image">` per picture of the server's
+ * (with the `srcset` and `sizes` of the element that will show it, so the browser fetches that very
+ * file): it is asked for while the app's code downloads, not once React has rendered the page.
+ */
+function preloadPictures(read: Promise<Response> | undefined, pictures: (answer: unknown) => Array<{ href: unknown; srcset?: string | undefined; sizes?: string }>): void {
+  // The body is read from a copy, now, before the app takes the response.
+  void read
+    ?.then((response) => (response.ok ? response.clone().json() : null))
+    .then((answer: unknown) => {
+      for (const { href, srcset, sizes } of pictures(answer)) {
+        if (typeof href !== 'string' || !href.startsWith('/')) continue;
+        const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'image', href, fetchPriority: 'high' });
+        if (srcset && sizes) Object.assign(link, { imageSrcset: srcset, imageSizes: sizes });
+        document.head.append(link);
+      }
+    })
+    .catch(() => undefined);
 }

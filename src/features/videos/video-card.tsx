@@ -7,7 +7,7 @@ import { HoverTooltip } from '../../components/hover-tooltip.tsx';
 import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { ShortDescription } from './short-description.tsx';
-import { CARD_SIZES } from './video-grid.tsx';
+import { CARD_SIZES, thumbnailSrcSet } from './card-picture.ts';
 import { FavoriteToggle } from './favorite-toggle.tsx';
 import { AverageStars } from './star-rating.tsx';
 
@@ -23,21 +23,6 @@ export const PREVIEW_IN_VIEW_RATIO = 0.75;
  * download its preview, and the first screen's pictures arrive before any preview competes with them.
  */
 export const PREVIEW_SETTLE_MS = 800;
-
-/**
- * The thumbnail's card-sized copy (GET /api/media `w=400`): a card is 296–405 pixels wide from 640
- * pixels of window up, so on a screen of one device pixel per CSS pixel the browser takes it instead
- * of the 640-pixel (or wider) picture; on denser screens and phones it takes the picture.
- */
-const CARD_THUMBNAIL_WIDTH = 400;
-/** The thumbnail's width the browser assumes for the picture itself (640 for a frame of the video; an uploaded one may be wider). */
-const THUMBNAIL_WIDTH = 640;
-
-/** `srcset` of a thumbnail location: its card-sized copy and the picture. */
-export function thumbnailSrcSet(url: string): string {
-  const small = `${url}${url.includes('?') ? '&' : '?'}w=${CARD_THUMBNAIL_WIDTH}`;
-  return `${small} ${CARD_THUMBNAIL_WIDTH}w, ${url} ${THUMBNAIL_WIDTH}w`;
-}
 
 export interface VideoCardProps {
   video: Video;
@@ -127,6 +112,8 @@ const PICTURE_STYLE = { objectFit: 'cover', display: 'block' } as const;
 const OVER_PICTURE = { pointerEvents: 'none' } as const;
 
 /** A video of the list (SPEC §1): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
+export { thumbnailSrcSet };
+
 export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
   if (props.placeholder) return <PlaceholderCard video={props.video} />;
   return <LoadedCard {...props} />;
