@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { writeRoutePages } from './scripts/route-pages.ts';
@@ -13,13 +12,29 @@ import { isChunkProbe, signedInChunks } from './scripts/signed-in-chunks.ts';
 const signedIn = signedInChunks();
 
 /**
- * The signed-in pages' first paints (scripts/first-paint.tsx), rendered in a process of its own: the
- * list's controls reach, through a lazy import, a stylesheet that the config's own loader cannot load.
+ * The early reads (src/early-requests.ts) bundled with what they import (the token's key and
+ * claims, the id and time-zone rules, the filters' keys, the statistics' tables and first page, the
+ * list's page size) into one classic script that calls `startEarlyRequests()`, for inlining into the
+ * signed-in pages' documents (scripts/route-pages.ts).
  */
-function renderFirstPaints(): Record<string, string> {
-  const tsx = path.join(import.meta.dirname, 'node_modules/tsx/dist/cli.mjs');
-  const json = execFileSync(process.execPath, [tsx, path.join(import.meta.dirname, 'scripts/first-paint.tsx')], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  return JSON.parse(json) as Record<string, string>;
+async function earlyReadsScript(root: string): Promise<string> {
+  const entry = '\0tao-early-reads';
+  const source = path.join(root, 'src/early-requests.ts');
+  const output = await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    plugins: [
+      {
+        name: 'tao-early-reads-entry',
+        resolveId: (id) => (id === entry ? id : null),
+        load: (id) => (id === entry ? `import { startEarlyRequests } from ${JSON.stringify(source)};\nstartEarlyRequests();\n` : null),
+      },
+    ],
+    build: { write: false, minify: true, target: 'es2022', copyPublicDir: false, rolldownOptions: { input: entry, output: { format: 'iife' } } },
+  });
+  const [chunk] = (Array.isArray(output) ? output[0]! : (output as Rolldown.RolldownOutput)).output;
+  return chunk.code;
 }
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
@@ -54,15 +69,14 @@ function clientBuildOutput(): Plugin {
     async closeBundle() {
       // Each page's copy of index.html with its route's code preloaded, the theme's CSS variables in a
       // <style>, and the signed-in pages' first reads asked for before the app runs
-      // (scripts/route-pages.ts, scripts/theme-stylesheet.ts, src/lib/early-requests.ts).
+      // (scripts/route-pages.ts, scripts/theme-stylesheet.ts, src/early-requests.ts).
       const manifestFile = path.join(outDir, '.vite', 'manifest.json');
-      await writeRoutePages({
+      writeRoutePages({
         root,
         outDir,
         manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')),
-        early: { source: 'src/lib/early-requests.ts', paths: ['/videos', '/videos/$id', '/statistics'] },
+        early: { code: await earlyReadsScript(root), paths: ['/videos', '/videos/$id', '/statistics'] },
         themeStyle: themeStyleElement(),
-        firstPaints: renderFirstPaints(),
       });
       fs.rmSync(privateDir, { recursive: true, force: true });
       const files = fs.readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());

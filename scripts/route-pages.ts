@@ -1,32 +1,21 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { minify, transformWithOxc } from 'vite';
 
 /**
- * Per-route copies of index.html (docs/DECISIONS.md, "First screen budget", Lighthouse): each page of
- * src/routes/ (a route file that is not a layout) gets `pages/<name>.html`, index.html with
- * `<link rel="modulepreload">` for the code its route and layouts load when it is opened (their split
- * chunks and everything those import statically) and `<link rel="preload" as="style">` for their
- * stylesheets (not render-blocking: Vite's loader still adds them, in its order, when the route's
- * code is imported, and finds them downloaded). The browser then fetches them with the entry instead
- * of after it has run. Both at `fetchpriority="low"`: the entry runs first and is needed first, and
- * on HTTP/1.1 (six connections) about twenty preloads at high priority held it back (Lighthouse's
- * simulated first paint 2.7–3.1 s with them, 1.7–1.9 s at low priority).
- * `pages/pages.json` lists `{ path, pattern, file }`; server/plugins/spa.ts answers a page's address
- * with its copy. index.html itself ('/', the sign-in page, which is in the entry) is unchanged.
- * The pages of `early.paths` also run, before the app, `early.source` compiled alone (no imports) as an
- * inline script followed by a call of its `startEarlyRequests()`: their first API reads start as the
- * document is parsed. The inline script's hash is in `pages/inline-scripts.json`; the server allows
- * it, and nothing else inline, in those documents' Content-Security-Policy.
- * With `themeStyle` (scripts/theme-stylesheet.ts), every page's document also holds that `<style>`
- * after its stylesheet link: the theme's CSS variables the app would otherwise compute as it starts
- * (src/main.tsx leaves them out when they are there). Inline, not a file: as one more
- * render-blocking request it put the simulated first paint on a phone 0.15–0.25 s later; inline
- * it is about 4 KB more of the document, compressed.
- * With `firstPaints` (scripts/first-paint.tsx), a page's document also shows, in `<div id="root">`,
- * what the app would draw first there (the header bar; the dashboard's first row), painted as soon
- * as the stylesheets have arrived and replaced by the app's first commit.
+ * Per-route copies of index.html: each page of src/routes/ (a route file that is not a layout) gets
+ * `pages/<name>.html`, index.html with `<link rel="modulepreload">` for the code its route and
+ * layouts load when it is opened and `<link rel="preload" as="style">` for their stylesheets (Vite's
+ * loader still applies them, in its order, when the route's code is imported). The browser then
+ * fetches them with the entry instead of after it has run; at `fetchpriority="low"` so the entry,
+ * needed first, is not held back on HTTP/1.1's six connections. `pages/pages.json` lists
+ * `{ path, pattern, file }` for server/plugins/spa.ts. index.html itself ('/', the sign-in page, in
+ * the entry) is unchanged.
+ * The pages of `early.paths` also run `early.code` (the early reads, vite.config.ts) as an inline
+ * script before the app's; its hash is in `pages/inline-scripts.json`, which the server's
+ * Content-Security-Policy for those documents allows, and nothing else inline. With `themeStyle`
+ * (scripts/theme-stylesheet.ts) every page's document holds the theme's CSS variables in a `<style>`.
+ * `<div id="root">` keeps index.html's inert loading logo, which React's first render replaces (src/main.tsx).
  */
 
 interface ManifestChunk {
@@ -87,39 +76,23 @@ export function scriptHash(code: string): string {
   return `'sha256-${crypto.createHash('sha256').update(code, 'utf8').digest('base64')}'`;
 }
 
-/**
- * Compiles the early-requests module into one classic script for inlining (its `export`s dropped,
- * wrapped in a function so that nothing leaks into the page's globals, followed by the call).
- */
-async function compileEarlyScript(root: string, source: string): Promise<string> {
-  const module = fs.readFileSync(path.join(root, source), 'utf8').replace(/^export /gm, '');
-  const code = `(() => {\n${module}\nstartEarlyRequests();\n})();\n`;
-  const compiled = await transformWithOxc(code, path.basename(source), { lang: 'ts', target: 'es2022' });
-  const minified = await minify(path.basename(source).replace(/\.ts$/, '.js'), compiled.code, { module: false });
-  if (minified.errors.length > 0) throw new Error(`${source}: ${minified.errors.map((error) => error.message).join('; ')}`);
-  if (/<\/script/i.test(minified.code)) throw new Error(`${source}: the compiled script holds '</script', it cannot be inlined`);
-  return minified.code.trim();
-}
-
-export async function writeRoutePages({
+export function writeRoutePages({
   root,
   outDir,
   manifest,
   early,
   themeStyle,
-  firstPaints = {},
 }: {
   root: string;
   outDir: string;
   manifest: Manifest;
-  early?: { source: string; paths: string[] };
+  early?: { code: string; paths: string[] };
   themeStyle?: string;
-  /** HTML each page's document shows in `<div id="root">` until the app renders, by route path (scripts/first-paint.tsx). */
-  firstPaints?: Record<string, string>;
-}): Promise<RoutePage[]> {
+}): RoutePage[] {
   const routesDir = path.join(root, 'src/routes');
   const indexHtml = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
-  const earlyScript = early ? await compileEarlyScript(root, early.source) : null;
+  const earlyScript = early?.code.trim() ?? null;
+  if (earlyScript && /<\/script/i.test(earlyScript)) throw new Error("the early reads' script holds '</script', it cannot be inlined");
   // What the entry already brings is not preloaded again.
   const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
   const inEntry = new Set<string>();
@@ -163,18 +136,11 @@ export async function writeRoutePages({
       html = `${html.slice(0, end)}\n    ${themeStyle}${html.slice(end)}`;
     }
     if (earlyScript && early?.paths.includes(routePathText)) {
-      // Inline, before the app's script, its stylesheet and the preloads: it runs as the parser meets
-      // it, so the reads are asked before the preloads take the browser's six connections (HTTP/1.1),
-      // and they exist when the app asks (docs/DECISIONS.md, "Less work in the first render").
+      // Before the app's script and the preloads: the reads are asked before the preloads take the
+      // browser's six connections (HTTP/1.1), and they exist when the app asks.
       const entryScript = /^\s*<script type="module"[^>]*><\/script>$/m.exec(html);
       if (!entryScript) throw new Error('index.html has no module script');
       html = html.replace(entryScript[0], `    <script>${earlyScript}</script>\n${entryScript[0]}`);
-    }
-    const firstPaint = firstPaints[routePathText];
-    if (firstPaint) {
-      // React replaces it in its first commit (src/main.tsx renders into #root).
-      if (!html.includes('<div id="root"></div>')) throw new Error('index.html has no empty <div id="root">');
-      html = html.replace('<div id="root"></div>', () => `<div id="root">${firstPaint}</div>`);
     }
     fs.mkdirSync(path.join(outDir, 'pages'), { recursive: true });
     fs.writeFileSync(path.join(outDir, file), html);

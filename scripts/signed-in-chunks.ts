@@ -2,25 +2,13 @@ import fs from 'node:fs';
 import { build, type Plugin, type Rolldown } from 'vite';
 
 /**
- * Fewer, larger chunks for the signed-in pages (docs/DECISIONS.md, "Signed-in pages in few files").
- * Left to automatic chunking, /videos loaded about 28 script files, one per piece of code shared in a
- * new way (a Mantine component, an icon, the query library…), and on a phone's network each is a round
- * trip before the list can show. Which modules a page really uses is only known once the bundle is
- * tree-shaken (Mantine is imported through its index), so `vite build` first chunks the app as before
- * without writing anything (a probe), reads which modules ended up in which chunks, and then builds
- * with more groups:
- *
- * - `shared`: the modules the signed-in routes (`src/routes/_auth*`, component and loader) load that
- *   the first screen may load later too (the sign-in page's lazy parts, registration, 404, toasts):
- *   one file for those instead of a dozen;
- * - of the modules only the signed-in routes load, by the kind of page that loads them:
- *   `signed-in` (both the video pages and the statistics page), `video-pages` (only the list and a
- *   video's page: cards, description, player) and `statistics-page` (only the statistics page). A
- *   group also takes the modules its own import that no group before it took, so the wider
- *   `signed-in` comes first.
- *
- * The entry (`app`, the first screen), the route chunks themselves and the lazy parts of the signed-in
- * area (the upload wizard, the administrators' dialogs, the chart) are chunked as before.
+ * Fewer, larger chunks for the signed-in pages: left to automatic chunking, /videos loaded about 28
+ * script files, each a round trip on a phone's network. Which modules a page uses is only known once
+ * the bundle is tree-shaken, so `vite build` first chunks the app without writing (a probe), then
+ * builds with these groups: `shared` (what the signed-in routes load that the first screen may load
+ * later too), and of what only the signed-in routes load, `signed-in` (both the video pages and the
+ * statistics page), `video-pages` and `statistics-page`. The entry, the route chunks and the lazy
+ * parts (upload wizard, administrators' dialogs, chart) are chunked as before.
  */
 interface ChunkPlan {
   signedIn: Set<string>;

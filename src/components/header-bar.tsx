@@ -3,8 +3,7 @@ import { Box, Group } from '@mantine/core';
 
 /**
  * The signed-in pages' top bar: 64 px, sticky, the site's name at the left and the user menu at the
- * right (`children`). The app's header (app-header.tsx) and the first paint that the pages'
- * documents hold until the app has rendered (scripts/first-paint.tsx) are both this bar.
+ * right (`children`), as the app's header (app-header.tsx) draws it.
  */
 export function HeaderBar({ children }: { children: ReactNode }) {
   return (

@@ -1,5 +1,6 @@
 import { useDeferredValue } from 'react';
 import { Button, SimpleGrid, Stack, Tabs } from '@mantine/core';
+import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { appLabels } from '../../components/app-labels.ts';
@@ -10,7 +11,7 @@ import type { StatisticsTableId, TablePaging } from './statistics-search.ts';
 import { StatisticsInfoBoxes } from './statistics-info-boxes.tsx';
 import { StatisticsTableCard } from './statistics-table-card.tsx';
 import { statisticsTables, type StatisticsTableDefinition } from './statistics-tables.ts';
-import { backButtonLook, exportButtonLook, StatisticsTop } from './statistics-top.tsx';
+import { StatisticsTop } from './statistics-top.tsx';
 import { infoBoxesQuery, statisticsTableQuery, viewsPerDayQuery } from './statistics.queries.ts';
 import { ViewsPerDay } from './views-per-day.tsx';
 
@@ -78,13 +79,14 @@ export function StatisticsPage({ pagings, onPaging, exportLogic }: StatisticsPag
     <StatisticsTop
       back={
         // The list's filters come along (the layout retains them): back to the same list.
-        <ButtonLink to="/videos" {...backButtonLook}>
+        // Never narrower than its label: on a 320 px phone the title wraps instead ('Volve' otherwise).
+        <ButtonLink to="/videos" variant="subtle" px="xs" leftSection={<IconArrowLeft size={18} />} style={{ flexShrink: 0 }}>
           {appLabels.back}
         </ButtonLink>
       }
       exportButton={
         <Button
-          {...exportButtonLook}
+          leftSection={<IconDownload size={18} aria-hidden />}
           disabled={exportBusy && request?.kind !== 'dashboard'}
           loading={request?.kind === 'dashboard'}
           onClick={() => exporter.send({ type: 'export.dashboard' })}

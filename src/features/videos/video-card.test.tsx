@@ -5,8 +5,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { renderWithTheme } from '../../../tests/utils/render.tsx';
 import { stubIntersectionObserver, stubMatchMedia } from '../../../tests/utils/setup-ui.ts';
 import { placeholderVideos, PLACEHOLDER_COUNT } from './placeholder-videos.ts';
-import { thumbnailSrcSet } from '../../lib/early-requests.ts';
-import { PREVIEW_SETTLE_MS, TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
+import { PREVIEW_SETTLE_MS, thumbnailSrcSet, TOUCH_SCREEN_QUERY, VideoCard, type VideoCardProps } from './video-card.tsx';
 
 type Video = components['schemas']['Video'];
 
@@ -103,6 +102,22 @@ describe('VideoCard', () => {
     const tags = within(within(card()).getByRole('list', { name: 'Etiquetas del video' }));
     expect(tags.getByRole('link', { name: 'Arte' })).toHaveAttribute('href', '/videos?tag=in:3');
     expect(tags.getByRole('link', { name: 'Música' })).toHaveAttribute('href', '/videos?tag=in:7');
+  });
+
+  it('links the picture and the title to the video, and tabs through picture, title, tags, then actions', async () => {
+    renderCard({ isAdmin: true });
+    const picture = within(card()).getByRole('link', { name: 'Reproducir Paseo por el parque' });
+    const title = within(within(card()).getByRole('heading', { level: 2 })).getByRole('link', { name: 'Paseo por el parque' });
+    expect(picture).toHaveAttribute('href', '/videos/42?tag=in:3');
+    expect(title).toHaveAttribute('href', '/videos/42?tag=in:3');
+    expect(within(picture).getByRole('img', { name: 'Miniatura de Paseo por el parque' })).toBeInTheDocument();
+    const user = userEvent.setup();
+    const order: string[] = [];
+    for (let step = 0; step < 6; step += 1) {
+      await user.tab();
+      order.push(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
+    }
+    expect(order).toEqual(['Reproducir Paseo por el parque', 'Paseo por el parque', 'Arte', 'Música', 'Favorito', 'Editar Paseo por el parque']);
   });
 
   it('renders the links with the given component (the router’s Link)', () => {

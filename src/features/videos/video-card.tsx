@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState, type ElementType } from 'react';
-import { ActionIcon, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Anchor, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { HoverTooltip } from '../../components/hover-tooltip.tsx';
-import { EARLY_PART, formatDuration, thumbnailSrcSet } from '../../lib/early-requests.ts';
+import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { ShortDescription } from './short-description.tsx';
-import { CARD_SIZES } from './video-grid.tsx';
+import { CARD_SIZES, thumbnailSrcSet } from './card-picture.ts';
 import { FavoriteToggle } from './favorite-toggle.tsx';
 import { AverageStars } from './star-rating.tsx';
 
@@ -31,7 +31,7 @@ export interface VideoCardProps {
   /** The element the links are rendered with: the router's `Link` (default: a plain `a`). */
   linkComponent?: ElementType;
   /**
-   * Props of the play link to the detail page, for `linkComponent`: e.g.
+   * Props of the picture's and the title's links to the detail page, for `linkComponent`: e.g.
    * `{ to: '/videos/$id', params: { id: String(video.id) }, search }` with the router's Link, or `{ href }`.
    */
   detailLink: (video: Video) => Record<string, unknown>;
@@ -101,43 +101,19 @@ function usePreview(enabled: boolean) {
   };
 }
 
-/** A card's frame, the same for a video, a placeholder and the first paint's card. */
-const CARD_LOOK = { component: 'article', withBorder: true, shadow: 'xs', padding: 'sm', radius: 'md', h: '100%' } as const;
+/** A card's frame, the same for a video and a placeholder. */
+const CARD_FRAME = { component: 'article', withBorder: true, shadow: 'xs', padding: 'sm', radius: 'md', h: '100%' } as const;
 /**
  * The picture is a block: as an inline image it left a line's descender (7 px) of grey under it,
  * which the preview and the badges, placed on the whole section, then covered or sat on.
  */
 const PICTURE_STYLE = { objectFit: 'cover', display: 'block' } as const;
-/** The play button over the picture. */
-const PLAY_LOOK = { size: 56, radius: 'xl', variant: 'filled', color: 'tao.8', style: { pointerEvents: 'auto', boxShadow: 'var(--mantine-shadow-md)' } } as const;
-const PlayIcon = () => <IconPlayerPlayFilled size={26} aria-hidden />;
-
-function NotSeenBadge(props: Record<`data-${string}`, string>) {
-  return (
-    <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm" {...props}>
-      {libraryMessages.notSeen}
-    </Badge>
-  );
-}
-
-/** The card's duration, over the picture's bottom right corner. */
-function DurationBadge({ duration, ...props }: { duration: string } & Record<`data-${string}`, string>) {
-  return (
-    <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)} {...props}>
-      {duration}
-    </Badge>
-  );
-}
-
-function CardTitle({ children, ...props }: { children?: string; id?: string } & Record<`data-${string}`, string>) {
-  return (
-    <Title order={2} fz="md" fw={600} lineClamp={2} {...props}>
-      {children}
-    </Title>
-  );
-}
+/** The badges over the picture let a click through to the picture's link. */
+const OVER_PICTURE = { pointerEvents: 'none' } as const;
 
 /** A video of the list (SPEC §1): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
+export { thumbnailSrcSet };
+
 export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
   if (props.placeholder) return <PlaceholderCard video={props.video} />;
   return <LoadedCard {...props} />;
@@ -146,7 +122,7 @@ export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
 function LoadedCard({
   video,
   isAdmin,
-  linkComponent = 'a',
+  linkComponent: Link = 'a',
   detailLink,
   tagLink,
   onFavoriteChange,
@@ -160,64 +136,72 @@ function LoadedCard({
   const titleId = `video-${video.id}-title`;
 
   return (
-    <Card ref={preview.ref} {...CARD_LOOK} aria-labelledby={titleId} {...preview.hoverProps}>
+    <Card ref={preview.ref} {...CARD_FRAME} aria-labelledby={titleId} {...preview.hoverProps}>
       <Card.Section pos="relative">
-        <AspectRatio ratio={16 / 9} bg="gray.2">
-          {video.urlThumbnail ? (
-            <img
-              src={video.urlThumbnail}
-              srcSet={thumbnailSrcSet(video.urlThumbnail)}
-              sizes={CARD_SIZES}
-              alt={libraryMessages.thumbnailAlt(video.titulo)}
-              loading={firstRow ? 'eager' : 'lazy'}
-              // The others low, so the browser does not raise those it finds in the window to the first row's.
-              fetchPriority={firstRow ? 'high' : 'low'}
-              decoding="async"
-              style={PICTURE_STYLE}
+        {/* The picture is the video's link, as on every video site: first in the card's tab order. */}
+        <Link {...detailLink(video)} aria-label={libraryMessages.play(video.titulo)} className="mantine-focus-auto" style={{ display: 'block', position: 'relative', outlineOffset: -3 }}>
+          <AspectRatio ratio={16 / 9} bg="gray.2">
+            {video.urlThumbnail ? (
+              <img
+                src={video.urlThumbnail}
+                srcSet={thumbnailSrcSet(video.urlThumbnail)}
+                sizes={CARD_SIZES}
+                alt={libraryMessages.thumbnailAlt(video.titulo)}
+                loading={firstRow ? 'eager' : 'lazy'}
+                // The others low, so the browser does not raise those it finds in the window to the first row's.
+                fetchPriority={firstRow ? 'high' : 'low'}
+                decoding="async"
+                style={PICTURE_STYLE}
+              />
+            ) : (
+              <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
+                <IconPhoto size={40} stroke={1.2} color="var(--mantine-color-gray-6)" aria-hidden />
+              </Center>
+            )}
+          </AspectRatio>
+          {preview.playing && video.urlPreview && (
+            <video
+              data-testid="video-preview"
+              src={video.urlPreview}
+              poster={video.urlThumbnail ?? undefined}
+              muted
+              loop
+              playsInline
+              autoPlay
+              preload="auto"
+              aria-hidden
+              style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }}
             />
-          ) : (
-            <Center role="img" aria-label={libraryMessages.thumbnailAlt(video.titulo)}>
-              <IconPhoto size={40} stroke={1.2} color="var(--mantine-color-gray-6)" aria-hidden />
-            </Center>
           )}
-        </AspectRatio>
-        {preview.playing && video.urlPreview && (
-          <video
-            data-testid="video-preview"
-            src={video.urlPreview}
-            poster={video.urlThumbnail ?? undefined}
-            muted
-            loop
-            playsInline
-            autoPlay
-            preload="auto"
-            aria-hidden
-            style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }}
-          />
+          <Center pos="absolute" inset={0}>
+            <ActionIcon component="span" size={56} radius="xl" variant="filled" color="tao.8" style={{ boxShadow: 'var(--mantine-shadow-md)' }} aria-hidden>
+              <IconPlayerPlayFilled size={26} aria-hidden />
+            </ActionIcon>
+          </Center>
+        </Link>
+        {!video.visto && (
+          <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm" style={OVER_PICTURE}>
+            {libraryMessages.notSeen}
+          </Badge>
         )}
-        {!video.visto && <NotSeenBadge />}
-        <DurationBadge duration={duration} />
-        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
-          <ActionIcon
-            component={linkComponent as 'a'}
-            {...detailLink(video)}
-            aria-label={libraryMessages.play(video.titulo)}
-            {...PLAY_LOOK}
-          >
-            <PlayIcon />
-          </ActionIcon>
-        </Center>
+        <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)} style={OVER_PICTURE}>
+          {duration}
+        </Badge>
       </Card.Section>
 
       <Stack gap={6} mt="sm">
-        <CardTitle id={titleId}>{video.titulo}</CardTitle>
+        <Title id={titleId} order={2} fz="md" fw={600} lineClamp={2}>
+          <Anchor component={Link as 'a'} {...detailLink(video)} inherit c="inherit" underline="hover">
+            {video.titulo}
+          </Anchor>
+        </Title>
         <ShortDescription text={video.descripcionCorta} lineClamp={3} c="gray.8" />
         {video.etiquetas.length > 0 && (
           <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {video.etiquetas.map((tag) => (
               <li key={tag.id}>
                 <Badge
-                  component={linkComponent as 'a'}
+                  component={Link as 'a'}
                   {...tagLink(tag)}
                   variant="light"
                   color="tao"
@@ -259,7 +243,7 @@ function LoadedCard({
 /** The loading style of SPEC §2: the lorem sample under animated skeletons; nothing to click. */
 function PlaceholderCard({ video }: { video: Video }) {
   return (
-    <Card {...CARD_LOOK} aria-busy="true">
+    <Card {...CARD_FRAME} aria-busy="true">
       <Card.Section>
         <Skeleton visible animate>
           <AspectRatio ratio={16 / 9}>
@@ -284,38 +268,6 @@ function PlaceholderCard({ video }: { video: Video }) {
           ))}
         </Group>
         <Skeleton visible width={100} height={18} />
-      </Stack>
-    </Card>
-  );
-}
-
-/**
- * A first-row card of /videos' first paint (scripts/first-paint.tsx): the card's frame, picture,
- * 'No visto' badge, play button and title where the app's card has them, the rest in the loading
- * style. The document's early script fills a copy per video (src/lib/early-requests.ts
- * `paintFirstRow`, the EARLY_PART marks) while the app's code is still on its way; the app's
- * card then takes its place.
- */
-export function FirstPaintCard() {
-  return (
-    <Card {...CARD_LOOK}>
-      <Card.Section pos="relative">
-        <AspectRatio ratio={16 / 9} bg="gray.2">
-          <img {...{ [EARLY_PART.picture]: '' }} alt="" sizes={CARD_SIZES} fetchPriority="high" decoding="async" style={PICTURE_STYLE} />
-        </AspectRatio>
-        <NotSeenBadge {...{ [EARLY_PART.notSeen]: '' }} />
-        <DurationBadge duration={formatDuration(0)} {...{ [EARLY_PART.duration]: '' }} />
-        <Center pos="absolute" inset={0}>
-          <ActionIcon component="span" {...PLAY_LOOK}>
-            <PlayIcon />
-          </ActionIcon>
-        </Center>
-      </Card.Section>
-      <Stack gap={6} mt="sm">
-        <CardTitle {...{ [EARLY_PART.title]: '' }} />
-        <Skeleton height={12} width="90%" radius="xl" mt={6} />
-        <Skeleton height={12} width="70%" radius="xl" />
-        <Skeleton height={18} width={100} mt={8} />
       </Stack>
     </Card>
   );

@@ -1,18 +1,17 @@
 import { useEffect, useRef, type AnchorHTMLAttributes, type Ref } from 'react';
-import { Badge, Button, Container, Group, Stack, Text, Title, type BadgeProps } from '@mantine/core';
+import { Badge, Container, Group, Stack, Text, Title, type BadgeProps } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { createLink } from '@tanstack/react-router';
 import type { playbackMachine } from '../../../machines/playback/playback.machine.ts';
 import type { videoOpinionMachine } from '../../../machines/video-opinion/video-opinion.machine.ts';
 import { appLabels } from '../../components/app-labels.ts';
 import { ButtonLink } from '../../components/router-links.tsx';
-import { EARLY_PART } from '../../lib/early-requests.ts';
 import { formatUploadDate } from '../../lib/format/upload-date.ts';
 import { libraryMessages } from '../../lib/messages.ts';
 import { useAfterFirstRender } from '../../lib/use-after-first-render.ts';
 import { Description } from './description.tsx';
 import { VideoOpinionControls } from './video-opinion-controls.tsx';
-import { MEDIA_STYLE, PlayerFrame, VideoPlayer } from './video-player.tsx';
+import { VideoPlayer } from './video-player.tsx';
 import type { Video } from './videos.queries.ts';
 
 type BadgeAnchorProps = BadgeProps &
@@ -59,13 +58,13 @@ export function VideoDetail({ video, opinionLogic, playbackLogic, markSeen }: Vi
   const restShown = useAfterFirstRender();
 
   return (
-    <Container {...PAGE_LOOK} component="main">
-      <ButtonLink to="/videos" {...BACK_LOOK}>
+    <Container size="lg" py={{ base: 'sm', sm: 'lg' }} px={{ base: 'xs', sm: 'md' }} component="main">
+      <ButtonLink to="/videos" variant="subtle" leftSection={<IconArrowLeft size={18} />} mb="sm" px="xs">
         {appLabels.back}
       </ButtonLink>
       <VideoPlayer video={video} logic={playbackLogic} />
-      <Stack {...BELOW_PLAYER_LOOK}>
-        <Title {...TITLE_LOOK}>{video.titulo}</Title>
+      <Stack gap="sm" mt="md" px={{ base: 4, sm: 0 }}>
+        <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'anywhere' }}>{video.titulo}</Title>
         <Group justify="space-between" align="center" gap="sm" wrap="wrap">
           {uploaded && (
             <Text size="sm" c="gray.7">
@@ -93,34 +92,6 @@ export function VideoDetail({ video, opinionLogic, playbackLogic, markSeen }: Vi
             </section>
           </>
         )}
-      </Stack>
-    </Container>
-  );
-}
-
-/** The page's container, its 'Volver', the block under the player and the title: the same in the first paint. */
-const PAGE_LOOK = { size: 'lg', py: { base: 'sm', sm: 'lg' }, px: { base: 'xs', sm: 'md' } } as const;
-const BACK_LOOK = { variant: 'subtle', leftSection: <IconArrowLeft size={18} />, mb: 'sm', px: 'xs' } as const;
-const BELOW_PLAYER_LOOK = { gap: 'sm', mt: 'md', px: { base: 4, sm: 0 } } as const;
-const TITLE_LOOK = { order: 1, fz: { base: 'h3', sm: 'h2' }, style: { overflowWrap: 'anywhere' } } as const;
-
-/**
- * The top of a video's page in its document's first paint (scripts/first-paint.tsx): 'Volver', the
- * player's frame and the title where the page has them. The document's early script fills the
- * poster and the title from the video's early read (src/lib/early-requests.ts `paintVideoTop`)
- * while the app's code is on its way; the app's page then takes its place.
- */
-export function FirstPaintVideoTop() {
-  return (
-    <Container {...PAGE_LOOK}>
-      <Button component="a" href="/videos" {...BACK_LOOK}>
-        {appLabels.back}
-      </Button>
-      <PlayerFrame>
-        <img {...{ [EARLY_PART.poster]: '' }} alt="" fetchPriority="high" style={MEDIA_STYLE} />
-      </PlayerFrame>
-      <Stack {...BELOW_PLAYER_LOOK}>
-        <Title {...TITLE_LOOK} {...{ [EARLY_PART.videoTitle]: '' }} />
       </Stack>
     </Container>
   );

@@ -39,7 +39,7 @@ export interface FiltersBarViewProps {
   filters: VideoFilters;
   /** The stored filters are being restored: the controls wait. */
   restoring: boolean;
-  /** Where the controls' events go (the filters machine; nowhere in the first paint). */
+  /** Where the controls' events go (the filters machine). */
   send: (event: VideoFiltersEvent) => void;
   tags: readonly Etiqueta[];
   locale?: string | undefined;
@@ -47,8 +47,7 @@ export interface FiltersBarViewProps {
 
 /**
  * Tabs Todos / Favoritos / No vistos, the search box (runs on Enter with text), and the filter
- * chips with the tag strip, each sending its event. The app renders it through the filters machine
- * (above); the build renders it unfiltered into /videos' first paint (scripts/first-paint.tsx).
+ * chips with the tag strip, each sending its event. The app renders it through the filters machine (above).
  */
 export function FiltersBarView({ filters, restoring, send, tags, locale }: FiltersBarViewProps) {
   const [text, setText] = useState(filters.q ?? '');

@@ -2,8 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithTheme } from '../../../tests/utils/render.tsx';
 import { stubMatchMedia } from '../../../tests/utils/setup-ui.ts';
-import { GRID_BREAKPOINTS } from '../../lib/early-requests.ts';
-import { VideoGrid } from './video-grid.tsx';
+import { GRID_BREAKPOINTS, VideoGrid } from './video-grid.tsx';
 
 interface Item {
   id: number;

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { GRID_BREAKPOINTS, GRID_GAP } from '../../lib/early-requests.ts';
 import { libraryMessages } from '../../lib/messages.ts';
+import { CARD_SIZES, GRID_BREAKPOINTS, GRID_GAP } from './card-picture.ts';
 
 /** A row's height before it is measured (a card is about this tall). */
 export const ESTIMATED_ROW_HEIGHT = 440;
@@ -15,24 +15,7 @@ export const ESTIMATED_ROW_HEIGHT = 440;
 export const OVERSCAN_ROWS = 1;
 /** `onEndReached` fires when one of the last this many rows is rendered. */
 export const END_THRESHOLD_ROWS = 2;
-/** The library page: Mantine's `xl` container, at most this wide, with `md` padding (16 px) each side. */
-const PAGE_MAX_WIDTH = 1320;
-const PAGE_PADDING = 16;
-
-/** A card's width for `n` columns in a window `window` wide (a CSS length). */
-const cardWidth = (columns: number, window: string) => `calc((${window} - ${2 * PAGE_PADDING + (columns - 1) * GRID_GAP}px) / ${columns})`;
-
-/**
- * A card's width by window width, as `sizes` states it to the browser for the thumbnail's `srcset`
- * (video-card.tsx): the columns above, the page's width and padding, the gap.
- */
-export const CARD_SIZES = [
-  `(min-width: ${PAGE_MAX_WIDTH}px) ${(PAGE_MAX_WIDTH - 2 * PAGE_PADDING - 3 * GRID_GAP) / 4}px`,
-  `${GRID_BREAKPOINTS.four} ${cardWidth(4, '100vw')}`,
-  `${GRID_BREAKPOINTS.three} ${cardWidth(3, '100vw')}`,
-  `${GRID_BREAKPOINTS.two} ${cardWidth(2, '100vw')}`,
-  `calc(100vw - ${2 * PAGE_PADDING}px)`,
-].join(', ');
+export { CARD_SIZES, GRID_BREAKPOINTS };
 
 export function useGridColumns(): number {
   const two = useMediaQuery(GRID_BREAKPOINTS.two, false, { getInitialValueInEffect: false });

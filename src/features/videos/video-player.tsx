@@ -81,13 +81,13 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
 }
 
 /** The player's picture fills its frame, letterboxed in black. */
-export const MEDIA_STYLE = { display: 'block', width: '100%', height: '100%', objectFit: 'contain', background: 'black' } as const;
+const MEDIA_STYLE = { display: 'block', width: '100%', height: '100%', objectFit: 'contain', background: 'black' } as const;
 
 /**
  * The player's frame: 16:9, at most 70 % of the window's height on wide screens (centred), so the
- * title shows below it. The video's page's first paint has the same frame (scripts/first-paint.tsx).
+ * title shows below it.
  */
-export function PlayerFrame({ children, ...props }: { children: ReactNode } & Omit<ComponentProps<'section'>, 'style' | 'ref'>) {
+function PlayerFrame({ children, ...props }: { children: ReactNode } & Omit<ComponentProps<'section'>, 'style' | 'ref'>) {
   return (
     <Paper component="section" radius="md" shadow="sm" bg="black" maw="calc(70vh * 16 / 9)" mx="auto" style={{ overflow: 'hidden' }} {...props}>
       <AspectRatio ratio={16 / 9}>{children}</AspectRatio>

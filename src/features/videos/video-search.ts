@@ -28,3 +28,9 @@ export function validateVideoSearch(search: Record<string, unknown>): VideoSearc
 export function addressOf(filters: VideoSearch): VideoSearch {
   return Object.fromEntries(videoSearchKeys.map((key) => [key, filters[key]]));
 }
+
+/**
+ * Videos per page of the list: 24 fills whole rows of the grid at 1, 2, 3 and 4 columns
+ * (video-grid.tsx), is well within the API's 500, and is a few screens of cards on a phone.
+ */
+export const VIDEO_PAGE_SIZE = 24;

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient
 import type { components, operations } from '../../../contract/openapi.gen.ts';
 import { api, unwrap } from '../../lib/api/client.ts';
 import { browserTimeZone } from '../../lib/time-zone.ts';
+import { VIDEO_PAGE_SIZE } from './video-search.ts';
 
 /**
  * The library's reads (SPEC.md §7), one `queryOptions` per read, shared by the route loaders that
@@ -21,11 +22,7 @@ export type Etiqueta = components['schemas']['Etiqueta'];
 /** GET /api/videos's filters (no paging). */
 export type VideoListQuery = Omit<NonNullable<operations['listVideos']['parameters']['query']>, 'limit' | 'offset'>;
 
-/**
- * Videos per page of the list: 24 fills whole rows of the grid at 1, 2, 3 and 4 columns
- * (video-grid.tsx), is well within the API's 500, and is a few screens of cards on a phone.
- */
-export const VIDEO_PAGE_SIZE = 24;
+export { VIDEO_PAGE_SIZE };
 
 export const videoKeys = {
   all: ['videos'] as const,

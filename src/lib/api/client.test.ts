@@ -197,7 +197,7 @@ describe('errors', () => {
   });
 });
 
-describe('reads asked for before the app started (src/lib/early-requests.ts)', () => {
+describe('reads asked for before the app started (src/early-requests.ts)', () => {
   const early = (path: string, authorization: string, body: unknown) => ({
     url: new URL(path, window.location.origin).href,
     authorization,

@@ -1,7 +1,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../contract/openapi.gen.ts';
 import { getToken } from '../auth-token.ts';
-import { takeEarlyResponse } from '../early-requests.ts';
+import { takeEarlyResponse } from './early-responses.ts';
 import { problemFromFailure, problemFromResponse } from './api-error.ts';
 import { problemOfResponse, publish } from './api-problems.ts';
 
@@ -31,7 +31,7 @@ function fetchWithTimeout(input: Request | string, init: RequestInit = {}, early
   return response.finally(() => clearTimeout(timer));
 }
 
-/** A response asked for before the app started (src/lib/early-requests.ts), given up as a fetch would be on abort or time-out. */
+/** A response asked for before the app started (src/lib/api/early-responses.ts), given up as a fetch would be on abort or time-out. */
 function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
   return new Promise((resolve, reject) => {
     const abort = () => reject(signal.reason);

@@ -5,7 +5,7 @@ import { addressOf, videoSearchKeys, type VideoSearch } from '../../../features/
 import { tagsQuery, videoListQuery } from '../../../features/videos/videos.queries.ts';
 import { appLabels } from '../../../components/app-labels.ts';
 import { documentTitle } from '../../../lib/first-screen-messages.ts';
-import { briefly, hasEarlyRead } from '../../../lib/early-requests.ts';
+import { briefly, hasEarlyRead } from '../../../lib/api/early-responses.ts';
 
 /**
  * /videos (SPEC.md §2). The list's filters are validated by the authenticated layout

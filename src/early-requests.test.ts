@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { briefly, EARLY_READ_WAIT_MS, earlyReadsFor, hasEarlyRead, NOT_ADMIN_ATTRIBUTE, startEarlyRequests, takeEarlyResponse, warmDateFormat } from './early-requests.ts';
-import { formatUploadDate } from './format/upload-date.ts';
+import { briefly, EARLY_READ_WAIT_MS, hasEarlyRead, takeEarlyResponse } from './lib/api/early-responses.ts';
+import { earlyReadsFor, startEarlyRequests, warmDateFormat } from './early-requests.ts';
+import { formatUploadDate } from './lib/format/upload-date.ts';
 
 /** A token whose (unverified) claims carry this role, as the server's tokens do. */
 const tokenOf = (role: string) => `h.${btoa(JSON.stringify({ user: 'ana', role })).replace(/=+$/, '')}.s`;
@@ -12,7 +13,6 @@ afterEach(() => {
   delete window.__taoEarlyRequests;
   window.localStorage.clear();
   window.history.replaceState(null, '', '/');
-  document.documentElement.removeAttribute(NOT_ADMIN_ATTRIBUTE);
   vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
@@ -84,43 +84,6 @@ describe('whether a read was asked early and not taken yet', () => {
     window.history.replaceState(null, '', '/videos/12');
     startEarlyRequests();
     expect(hasEarlyRead('/api/videos')).toBe(false);
-  });
-});
-
-describe("/statistics' first paint is an administrator's", () => {
-  const marked = () => document.documentElement.hasAttribute(NOT_ADMIN_ATTRIBUTE);
-
-  it("marks the document when the stored session is not an administrator's, or there is none", () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}')));
-    window.history.replaceState(null, '', '/statistics');
-    startEarlyRequests();
-    expect(marked()).toBe(true);
-
-    document.documentElement.removeAttribute(NOT_ADMIN_ATTRIBUTE);
-    window.localStorage.setItem('token', tokenOf('user'));
-    startEarlyRequests();
-    expect(marked()).toBe(true);
-
-    document.documentElement.removeAttribute(NOT_ADMIN_ATTRIBUTE);
-    window.localStorage.setItem('token', 'not-a-token');
-    window.history.replaceState(null, '', '/statistics/');
-    startEarlyRequests();
-    expect(marked()).toBe(true);
-  });
-
-  it("leaves an administrator's document, and every other page, unmarked", () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}')));
-    window.localStorage.setItem('token', tokenOf('admin'));
-    window.history.replaceState(null, '', '/statistics');
-    startEarlyRequests();
-    expect(marked()).toBe(false);
-
-    window.localStorage.setItem('token', tokenOf('user'));
-    for (const page of ['/videos', '/videos/12', '/']) {
-      window.history.replaceState(null, '', page);
-      startEarlyRequests();
-      expect(marked(), page).toBe(false);
-    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from './early-requests.ts';
+import { formatDuration } from './duration.ts';
 
 describe('formatDuration (SPEC §3: m:ss or h:mm:ss)', () => {
   it.each([
