@@ -36,7 +36,6 @@ import { now, openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrator.ts';
 import { DEMO_ORGANIZATIONS } from '../server/media/demo-content.ts';
 import { loadDemo } from '../server/media/demo.ts';
-import { setMediaJobPriority } from '../server/media/ffmpeg.ts';
 import { insertUser } from '../server/modules/accounts/accounts.repository.ts';
 import { hashPassword } from '../server/modules/accounts/passwords.ts';
 import { newTotpSecret } from '../server/modules/accounts/totp.ts';
@@ -242,7 +241,6 @@ async function prepare(dataDir: string, log: (line: string) => void): Promise<Us
   const db = await openDatabase({ dataDir, databaseUrl: undefined });
   try {
     await migrateToLatest(db);
-    setMediaJobPriority(0);
     let started = Date.now();
     const demo = await loadDemo({ config, db, secrets: loadSecrets(config) }, { videos: DEMO_VIDEOS });
     log(`demo library: ${demo.videosCreated} videos with media, ${demo.tags} tags (${((Date.now() - started) / 1000).toFixed(1)} s)`);

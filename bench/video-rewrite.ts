@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { indexFirst, makeBrowserPlayable, playbackPlan, probe, setMediaJobPriority, TEST_FPS } from '../server/media/ffmpeg.ts';
+import { indexFirst, makeBrowserPlayable, playbackPlan, probe, TEST_FPS } from '../server/media/ffmpeg.ts';
 import { makeForeignVideo, type ForeignVideo } from '../server/media/foreign-videos.ts';
 import { formatSummary, markdownTable, reportSection, summarize } from './report.ts';
 
@@ -25,7 +25,6 @@ const CASES: Array<{ kind: ForeignVideo; label: string; size: { width: number; h
 
 async function main(): Promise<void> {
   const rounds = Math.max(1, Number(process.argv[2] ?? 3));
-  setMediaJobPriority(0);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-bench-rewrite-'));
   try {
     const rows: string[][] = [];
