@@ -21,7 +21,7 @@ const ROUTE_SEGMENT = /^(?:__root|_[a-z0-9]+(?:-[a-z0-9]+)*|\$[a-z][a-zA-Z0-9]*)
 /** Migrations start with their UTC timestamp (`2026-11-21T1000-accounts.ts`). */
 const MIGRATION_PREFIX = /^\d{4}-\d{2}-\d{2}T\d{4}-/;
 /**
- * The one name that is not kebab-case: the file route of '/Forbidden' (SPEC.md §2 fixes the
+ * The one name that is not kebab-case: the file route of '/Forbidden' (R-GEN-6 fixes the
  * path, and a file route's name is its path).
  */
 const NAME_EXCEPTIONS = new Set(['src/routes/Forbidden.tsx']);

@@ -51,7 +51,7 @@ const TEXT_FILE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
 
 /**
  * After the client is written: the source maps and the manifest move out of the served directory
- * (docs/DECISIONS.md, "First screen budget"), then every text file gets its .br (quality 11) and .gz
+ * (docs/decisions/0052-first-screen-budget-and-code-splitting.md), then every text file gets its .br (quality 11) and .gz
  * (level 9) beside it, which @fastify/static sends with `preCompressed` (server/plugins/spa.ts).
  */
 function clientBuildOutput(): Plugin {

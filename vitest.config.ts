@@ -25,7 +25,7 @@ export default defineConfig({
           // One module registry per worker, not per file: the full run is CPU-bound on 2 cores and
           // re-importing the server (Fastify, Ajv, Kysely) for each file was about half its CPU time.
           // Files keep no state between them (each builds its own app and database); checked with
-          // `--sequence.shuffle.files` (docs/DECISIONS.md, "Tests share a worker's modules").
+          // `--sequence.shuffle.files` (docs/decisions/0057-testing-strategy.md).
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,

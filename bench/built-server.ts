@@ -28,8 +28,8 @@ export function checkBuilt(): void {
  * The built server's `buildApp` (<dist>/server/server/app.js, compiled by tsc as `npm run serve` runs
  * it), for the benchmarks that start the app in a process of their own and measure its CPU: run from
  * the TypeScript sources through tsx instead, every function carries esbuild's `keepNames` wrapping and
- * source-mapped stacks, which the shipped server does not (docs/DECISIONS.md, "The benchmarks measure
- * the built server"). Only the server's part of the build is needed.
+ * source-mapped stacks, which the shipped server does not
+ * (docs/decisions/0059-benchmarks-and-results.md). Only the server's part of the build is needed.
  */
 export async function builtBuildApp(): Promise<typeof import('../server/app.ts').buildApp> {
   const file = path.join(dist, 'server/server/app.js');

@@ -16,7 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { markdownTable, reportSection } from './report.ts';
 
-/** ≤ 150 KB gzip of JS + CSS for / (issue 12). */
+/** ≤ 150 KB gzip of JS + CSS for / (R-PERF-1). */
 export const FIRST_SCREEN_BUDGET_GZIP = 150 * 1024;
 
 /** The route files whose split chunks / loads at once (a route file that is not split is in the entry). */

@@ -1,5 +1,5 @@
 /**
- * Several instances behind nginx (issue 13, docs/DEPLOY.md): does the product hold together when two
+ * Several instances behind nginx (R-OPS-1, docs/DEPLOY.md): does the product hold together when two
  * server processes share one PostgreSQL database and one media storage behind a round-robin nginx?
  *
  * It starts, all under a temporary directory and on free ports:

@@ -20,7 +20,7 @@
  * Data: a fresh built product (bench/built-server.ts, signed up as its first administrator) with the demo library (`demo --videos 8`,
  * videos with pictures and media) and 1,000 generated videos (`generate --videos 1000 --users 0
  * --views 0`, rows only). Local only, bounded: it stops the product and the browser and removes its data.
- * Goal (issue 12): performance ≥ 95 and accessibility 100 on mobile.
+ * Goal (R-PERF-2): performance ≥ 95 and accessibility 100 on mobile.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -305,7 +305,7 @@ if (process.argv[1] === import.meta.filename) {
       `Lighthouse ${lighthouseVersion()} on the built product (Debian's Chromium, headless) with the demo library and 1,000 generated ` +
       `videos: the mobile preset (simulated slow 4G, 4× slower CPU) and the desktop one, each page ${runs} times with a cold ` +
       `cache; the performance score is the median with its range, the other scores and the metrics are the median run's. ` +
-      `Goal (issue 12): performance ≥ 95 and accessibility 100 on mobile.` +
+      `Goal (R-PERF-2): performance ≥ 95 and accessibility 100 on mobile.` +
       (shortened.length > 0 ? ` Past the time budget (${BUDGET_MINUTES} min of runs, BENCH_LIGHTHOUSE_MINUTES), fewer runs (in brackets) for: ${shortened.join(', ')}.` : '') +
       '\n\n' +
       markdownTable(['page', 'preset', 'performance', 'accessibility', 'best practices', 'SEO', 'FCP / LCP', 'TBT', 'CLS', 'goal'], rows) +

@@ -41,7 +41,7 @@ export function formatSummary(summary: Summary, digits = 1, unit = ''): string {
 }
 
 /**
- * How a goal this project set itself, beyond those of issue 12, is named in the reports ("own goal ≥ 50 %":
+ * How a goal this project set itself, beyond those of docs/REQUIREMENTS.md, is named in the reports ("own goal ≥ 50 %":
  * run-all.ts counts the two kinds apart).
  */
 export const OWN_GOAL = 'own goal';

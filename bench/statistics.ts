@@ -7,7 +7,7 @@
  * the views per day. Adds 900,000 view events (1,000,000 in all) and measures again; prints both
  * medians and p95s and the ratio of the medians per query. For contrast, the GROUP BY over
  * view_events the counters avoid, timed at both sizes; and the opening of a video (GET
- * /api/videos/{id}), which now also counts the view. Goal (issue 12): no query of the dashboard slower
+ * /api/videos/{id}), which now also counts the view. Goal (R-STAT-9): no query of the dashboard slower
  * than 2× at 1,000,000 views than at 100,000 (ratio of the medians). The report also gives the spread of
  * the medians of 5 consecutive slices of each case's requests. Local only, bounded: it stops by itself and
  * removes its files.
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
         name,
         `${formatSummary(before.rounds, 2, 'ms')}; p95 ${before.p95.toFixed(2)}`,
         `${formatSummary(after.rounds, 2, 'ms')}; p95 ${after.p95.toFixed(2)}`,
-        // the detail is not one of the statistics' tables issue 12 names: its goal is this project's own
+        // the detail is not one of the statistics' tables R-STAT-9 names: its goal is this project's own
         formatRatio(after.p50 / before.p50, goal ? { atMost: 2, percent: false, own: name === DETAIL } : { percent: false }),
       ];
     };

@@ -159,7 +159,7 @@ export interface paths {
          * @description The asset (`idExterno`) comes from an upload session (`POST /api/uploads`) whose video has arrived
          *     and been processed (`ready`): an unknown asset is 404 `resource-not-found`; one whose video is not
          *     complete or still processing, or that already belongs to a video, is 409 `conflict`; one whose
-         *     processing failed is 422 `invalid-media`. Texts are trimmed and checked as SPEC §5 says (lengths
+         *     processing failed is 422 `invalid-media`. Texts are trimmed and checked as R-ADM-2 says (lengths
          *     without the spaces at either end; a blank or missing `descripcion` is none); `tags` must all exist
          *     (400 `validation-error` naming `body.tags`). The video records the signed-in administrator's name
          *     (`nombreUsuarioAlta`; a value in the body is ignored) and organisation, the duration and animated
@@ -596,7 +596,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description The error catalogue (SPEC.md §8 server types, login/register keys, and the product's own).
+         * @description The error catalogue (R-API-2 server types, login/register keys, and the product's own).
          * @enum {string}
          */
         ProblemType: "validation-error" | "invalid-password" | "internal-server-error" | "invalid-authorization-header" | "invalid-access-token" | "authorization-header-not-present" | "unauthorized-role" | "user-doesnt-exist" | "wrong-password" | "access-denied" | "blocked-user" | "number-of-login-attempts-exceeded" | "users-exists" | "register-invitation-expired" | "register-invitation-was-used" | "tao-token expired" | "invalid-signature" | "invalid" | "resource-not-found" | "invitation token expired" | "invalid-mfa-token" | "xsrf-token-mismatch" | "payload-too-large" | "unsupported-media-type" | "method-not-allowed" | "not-implemented" | "sso-not-configured" | "conflict" | "range-not-satisfiable" | "service-unavailable" | "request-header-fields-too-large" | "request-timeout" | "upload-offset-mismatch" | "invalid-media";
@@ -709,7 +709,7 @@ export interface components {
             id: number;
             idExterno: components["schemas"]["AssetId"];
             titulo: string;
-            /** @description Long description (formatting marks of SPEC §1). */
+            /** @description Long description (formatting marks of R-GEN-3). */
             descripcion: string | null;
             descripcionCorta: string;
             /** @description Seconds. */
@@ -735,14 +735,14 @@ export interface components {
             /** @description The signed-in user's saved playback position in seconds (null: none). */
             posicion: number | null;
         };
-        /** @description 3 to 100 characters not counting the spaces at either end, which are dropped (SPEC §5). */
+        /** @description 3 to 100 characters not counting the spaces at either end, which are dropped (R-ADM-2). */
         VideoTitulo: string & components["schemas"]["TextWithoutNul"];
         /**
          * @description Optional: blank (empty or only spaces) or null is none; else 3 to 1024 characters not counting
-         *     the spaces at either end, which are dropped (SPEC §5).
+         *     the spaces at either end, which are dropped (R-ADM-2).
          */
         VideoDescripcion: ((string & components["schemas"]["TextWithoutNul"]) | null) & components["schemas"]["TextWithoutNul"];
-        /** @description 3 to 255 characters not counting the spaces at either end, which are dropped (SPEC §5). */
+        /** @description 3 to 255 characters not counting the spaces at either end, which are dropped (R-ADM-2). */
         VideoDescripcionCorta: string & components["schemas"]["TextWithoutNul"];
         EtiquetaIds: number[];
         VideoCreate: {

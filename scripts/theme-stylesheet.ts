@@ -9,7 +9,7 @@ import { providerSettings, THEME_STYLE_ATTRIBUTE } from '../src/lib/theme.ts';
  * settings (src/lib/theme.ts `providerSettings`), as one `<style>` for the signed-in pages' documents
  * (scripts/route-pages.ts). The app finds it there and then leaves both out (src/main.tsx): computing
  * the variables (every shade and variant of fourteen colours) was about a tenth of a phone's
- * main-thread time before those pages' first paint (docs/DECISIONS.md, "Less work in the first render").
+ * main-thread time before those pages' first paint (docs/decisions/0063-first-render-in-slices.md).
  */
 export function themeStyleElement(): string {
   const html = renderToStaticMarkup(createElement(MantineProvider, providerSettings));

@@ -12,7 +12,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { firstAdministratorLink } from './modules/accounts/bootstrap.ts';
 
 /**
- * Several server processes started at once on one fresh PostgreSQL database (issue 13): each
+ * Several server processes started at once on one fresh PostgreSQL database (R-OPS-1): each
  * migrates (the migrations run once, under Kysely's advisory lock, the others wait and find them
  * done) and prints the first-administrator link: the same link, from one invitation.
  * Two connection pools stand for the two processes.

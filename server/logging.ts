@@ -57,8 +57,8 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): Exclude<Fastify
  * One line per request, written when its answer has gone: the request (method, URL without
  * credentials, host, address), the answer's status and the time taken, under the request's id.
  * Fastify's default is two lines, "incoming request" and "request completed", each serialised and
- * written: about 40 µs of the ~250 µs of CPU a list request took under load (docs/DECISIONS.md, "One log
- * line per request"). A request whose client went away before its answer gets a line of its own
+ * written: about 40 µs of the ~250 µs of CPU a list request took under load
+ * (docs/decisions/0051-request-log-and-redaction.md). A request whose client went away before its answer gets a line of its own
  * (registerRequestLog); errors, refusals and broken-off streams are logged as before.
  */
 export class OneLinePerRequest extends LogController {

@@ -24,11 +24,11 @@ const FIRST_RENDER_WAIT_MS = 1000;
 
 // Three tasks instead of one: running the app's code, building the app (query cache, session,
 // router), then its first render. Between them the browser may paint, take input or run what
-// arrived from the network (docs/DECISIONS.md, "Less work in the first render"). The first render
+// arrived from the network (docs/decisions/0063-first-render-in-slices.md). The first render
 // comes once the route has loaded and is a transition: React renders the whole page in slices of a
 // few milliseconds between which the browser stays responsive. Rendered before the route had loaded,
 // the router's load (started as it mounts) rendered the page again, synchronously, in one long task
-// (docs/DECISIONS.md, "The first render in slices").
+// (docs/decisions/0063-first-render-in-slices.md).
 afterYielding(() => {
   const { router } = createApp();
   void settledOrAfter(router.load(), FIRST_RENDER_WAIT_MS).then(() =>

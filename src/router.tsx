@@ -9,7 +9,7 @@ import { routeTree } from './routeTree.gen.ts';
 export interface CreateAppOptions {
   /** Tests pass a memory history; the browser's by default. */
   history?: RouterHistory;
-  /** Tests shorten the reads' retry back-off (SPEC.md §7: 1 s, 2 s, 4 s …). */
+  /** Tests shorten the reads' retry back-off (R-SES-4: 1 s, 2 s, 4 s …). */
   retryDelay?: (attempt: number) => number;
 }
 
@@ -21,7 +21,7 @@ export interface CreateAppOptions {
 export function createApp({ history, retryDelay }: CreateAppOptions = {}) {
   const queryClient = createQueryClient({
     ...(retryDelay ? { retryDelay } : {}),
-    // 'Error obteniendo datos' once a read has failed after its retries (SPEC.md §4).
+    // 'Error obteniendo datos' once a read has failed after its retries (R-SES-3).
     onReadError: (error) => auth.readFailed(error),
   });
   // Ending the session goes to '/' through the router: no page load.
@@ -35,7 +35,7 @@ export function createApp({ history, retryDelay }: CreateAppOptions = {}) {
     defaultPreload: 'intent',
     // TanStack Query owns caching: the router always asks it (its staleTime decides).
     defaultPreloadStaleTime: 0,
-    // SPEC.md §2: router errors on every route show '500'; unknown paths '404'.
+    // R-GEN-6: router errors on every route show '500'; unknown paths '404'.
     defaultErrorComponent: LazyErrorPage,
     defaultNotFoundComponent: LazyNotFoundPage,
     scrollRestoration: true,

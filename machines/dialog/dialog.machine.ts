@@ -9,7 +9,7 @@ import type {
 } from './dialog.types.ts';
 
 /**
- * The lifecycle of a dialog that works on something (SPEC.md §2 "Dialogs", §4 "Edit", "Delete"):
+ * The lifecycle of a dialog that works on something (R-ADM-3, R-ADM-1):
  *
  *   closed ─dialog.open(subject)→ open ─dialog.submit(payload)→ working ─done→ closed (notifySuccess)
  *                                  ↑ └─ invalid (validate said no)         └─error→ failed (notifyFailure)

@@ -6,7 +6,7 @@ import type { Credentials, LoginAnswer, LoginContext, LoginEvent, LoginTag } fro
 const noChallenge = { pendingToken: '', otp: { state: '', user: '' } } as const;
 
 /**
- * The login screen (route '/') of SPEC.md §2/§4: user and password, then the second factor (the
+ * The login screen (route '/') of R-AUTH-1, R-AUTH-5: user and password, then the second factor (the
  * `secondFactor` child machine: the MFA modal, then the session token is stored) and the user goes
  * to /videos. A token the browser cannot store shows 'Ha ocurrido un error'.
  */

@@ -1,6 +1,6 @@
 /**
  * The QA model of the login screen ('/'): the machine's events with the answers the server can
- * give, and every §8 login message and every kind of OTP state the paths must show. Shared by
+ * give, and every R-AUTH-2 login message and every kind of OTP state the paths must show. Shared by
  * login.test.tsx (which walks each path on the rendered page) and `npm run qa` (tests/qa).
  */
 import type { SnapshotFrom } from 'xstate';
@@ -75,7 +75,7 @@ export const loginModel = defineQaModel({
   // With an unknown OTP state the modal only offers Cancelar.
   filterEvents: (snapshot, event) =>
     event.type !== 'xstate.done.actor.secondFactor' || event.output.outcome === 'cancelled' || canEnterCode(snapshot),
-  // Every §8 login message, and the modal for every kind of OTP state, is shown at least once.
+  // Every R-AUTH-2 login message, and the modal for every kind of OTP state, is shown at least once.
   extraFeatures: (snapshot) => [
     ...(snapshot.hasTag('error') ? [`message ${loginMessage(snapshot.context.errorType ?? undefined)}`] : []),
     ...(snapshot.matches('secondFactor') ? [`modal for ${snapshot.context.otp.state}`] : []),

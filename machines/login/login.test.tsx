@@ -163,7 +163,7 @@ describe('login model coverage', () => {
   const covered = coveredFeatures(paths);
 
   itCoversTheMachine(loginMachine, paths, { events, states, executors });
-  it('shows every §8 login message, and the generic one for a token the browser did not store', () => {
+  it('shows every R-AUTH-2 login message, and the generic one for a token the browser did not store', () => {
     for (const { type } of loginProblems) expect(covered).toContain(`message ${loginMessage(type)}`);
     expect(covered).toContain(`message ${mfaMessages.attemptsExceeded}`);
     expect(covered).toContain(`message ${genericError}`);

@@ -8,7 +8,7 @@ export type Credentials = components['schemas']['LoginRequest'];
 export type LoginAnswer = components['schemas']['LoginResponse'];
 
 export interface LoginContext extends MfaChallenge {
-  /** Problem type of the last failure (mapped to §8 text by the page); null for the generic error. */
+  /** Problem type of the last failure (mapped to R-AUTH-2 text by the page); null for the generic error. */
   errorType: string | null;
 }
 

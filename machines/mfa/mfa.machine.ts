@@ -6,7 +6,7 @@ import type { MfaContext, MfaEvent, MfaInput, MfaOutput, MfaTag, SessionTokenOut
 const CODE_STATES: readonly string[] = ['OTP_DISABLED', 'OTP_REQUIRED', 'OTP_ACTIVED'];
 
 /**
- * The MFA modal of SPEC.md §2/§4, invoked as a child by the second-factor machine (login, registration).
+ * The MFA modal of R-AUTH-4, R-AUTH-5, invoked as a child by the second-factor machine (login, registration).
  * It ends with an output: verified (with the session token), cancelled, or locked (attempts
  * exceeded: the page shows the message and the modal closes).
  */

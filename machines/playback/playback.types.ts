@@ -1,4 +1,4 @@
-/** Types of the playback machine (SPEC.md §2 "Video detail": the player; the saved position of openapi.yaml). */
+/** Types of the playback machine (R-VID-1: the player; the saved position of openapi.yaml). */
 
 export interface PlaybackInput {
   videoId: number;

@@ -16,7 +16,7 @@ import type {
 const isBlank = (value: string) => value.trim() === '';
 
 /**
- * SPEC.md §5 registration rules. Blank is empty or whitespace only. The user name and the
+ * R-AUTH-6 registration rules. Blank is empty or whitespace only. The user name and the
  * password are required; if the password or its confirmation is filled they must match, and
  * when both are blank the confirmation is required too.
  */
@@ -42,7 +42,7 @@ const noChallenge = { pendingToken: '', otp: { state: '', user: '' } } as const;
 const untouched = { user: false, password: false, confirmation: false } as const;
 
 /**
- * Registration from an invitation (route '/register', SPEC.md §2/§4/§5): the form, then the
+ * Registration from an invitation (route '/register', R-AUTH-6, R-AUTH-7): the form, then the
  * same second factor as the login (the `secondFactor` child machine: MFA enrolment modal, then the
  * token is stored) and the user goes to /videos (or to '/' when the token cannot be stored).
  */

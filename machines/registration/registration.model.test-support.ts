@@ -1,7 +1,7 @@
 /**
  * The QA model of the registration page ('/register?invitation=…'): typing and leaving each field
  * (kept small: each field typed once, left only while empty), every answer of the server, and the
- * second factor's outcomes; every combination of §5 field messages the model reaches and every §8
+ * second factor's outcomes; every combination of R-AUTH-6 field messages the model reaches and every R-AUTH-7
  * register message must be shown. Shared by registration.test.tsx and `npm run qa` (tests/qa).
  */
 import type { SnapshotFrom } from 'xstate';
@@ -77,7 +77,7 @@ export const registrationModel = defineQaModel({
   events,
   filterEvents: formEventAllowed,
   input: { invitation: INVITATION },
-  // Every combination of field messages the model reaches, and every §8 register message, is shown.
+  // Every combination of field messages the model reaches, and every R-AUTH-7 register message, is shown.
   extraFeatures: (snapshot) => [
     ...(snapshot.matches('editing') ? [`field messages ${errorSignature(snapshot)}`] : []),
     ...(snapshot.matches({ editing: 'rejected' }) ? [`message ${registerMessage(snapshot.context.errorType ?? undefined)}`] : []),

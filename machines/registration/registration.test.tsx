@@ -107,7 +107,7 @@ const executors = {
   },
 } satisfies Executors<Snapshot, ModelEvent>;
 
-/** The three fields with the values typed so far and the §5 messages that should show. */
+/** The three fields with the values typed so far and the R-AUTH-6 messages that should show. */
 function expectForm(snapshot: Snapshot, { busy, message }: { busy: boolean; message: string | null }) {
   const shown = visibleErrors(snapshot.context);
   for (const field of Object.keys(labels) as RegistrationField[]) {
@@ -185,7 +185,7 @@ describe('registration model coverage', () => {
   const covered = coveredFeatures(paths);
 
   itCoversTheMachine(registrationMachine, paths, { events, states, executors });
-  it('shows every §5 field message and every §8 register message', () => {
+  it('shows every R-AUTH-6 field message and every R-AUTH-7 register message', () => {
     const signatures = [...covered].filter((feature) => feature.startsWith('field messages '));
     for (const field of ['user', 'password', 'confirmation'] as const) {
       expect(signatures.some((signature) => signature.includes(`"${field}":"required"`))).toBe(true);
@@ -195,7 +195,7 @@ describe('registration model coverage', () => {
   });
 });
 
-describe('registration rules (SPEC.md §5)', () => {
+describe('registration rules (R-AUTH-6)', () => {
   const cases: Array<[RegistrationValues, ReturnType<typeof validateRegistration>]> = [
     [
       { user: '', password: '', confirmation: '' },

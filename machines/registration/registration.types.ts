@@ -5,7 +5,7 @@ export type RegistrationField = 'user' | 'password' | 'confirmation';
 
 export type RegistrationValues = Record<RegistrationField, string>;
 
-/** Which §5 rule a field breaks: the page maps 'required' and 'mismatch' to their Spanish texts. */
+/** Which R-AUTH-6 rule a field breaks: the page maps 'required' and 'mismatch' to their Spanish texts. */
 export type FieldError = 'required' | 'mismatch';
 
 export type FieldErrors = Partial<Record<RegistrationField, FieldError>>;

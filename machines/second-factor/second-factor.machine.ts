@@ -11,7 +11,7 @@ import type {
 } from './second-factor.types.ts';
 
 /**
- * What the login and registration screens share after the first factor (SPEC.md §2/§4): the MFA
+ * What the login and registration screens share after the first factor (R-AUTH-4, R-AUTH-5): the MFA
  * modal (the `mfa` child machine), then the session token is stored. It ends with the outcome; the
  * screen that invoked it decides what the user sees next.
  */

@@ -98,7 +98,7 @@ const screens: Record<string, { open(challenge: MfaChallenge): Promise<void>; no
       await user.click(enterButton());
       await doubles.resolve('registerUser', { token: challenge.pendingToken, otp: challenge.otp });
     },
-    // SPEC.md §4: registration goes to '/' when the token cannot be stored.
+    // R-AUTH-7: registration goes to '/' when the token cannot be stored.
     notStored() {
       expect(onTokenNotStored).toHaveBeenCalledTimes(1);
       expect(onSignedIn).not.toHaveBeenCalled();

@@ -1,11 +1,11 @@
 import { fromCallback, setup } from 'xstate';
 import type { SessionEvent, SessionTag } from './session.types.ts';
 
-/** SPEC.md §4/§9: one hour without mouse, keyboard, scroll or touch activity ends the session. */
+/** R-SES-5: one hour without mouse, keyboard, scroll or touch activity ends the session. */
 export const IDLE_TIMEOUT_MS = 3_600_000;
 
 /**
- * The root session workflow (SPEC.md §4): one actor for the whole app, so the API client's
+ * The root session workflow (R-SES-2): one actor for the whole app, so the API client's
  * problem listener can send it 'session.expired' / 'session.load-error'.
  *
  * Outside the authenticated area (login, registration) it only waits. Inside, it checks for a

@@ -1,5 +1,5 @@
 /**
- * The QA model of the session (SPEC.md §4): entering and leaving the authenticated area with or
+ * The QA model of the session (R-SES-2): entering and leaving the authenticated area with or
  * without a stored token, activity, the idle timeout, and the API problems that open 'Sesión
  * expirada' or 'Error obteniendo datos'. Shared by session.test.tsx and `npm run qa` (tests/qa).
  */

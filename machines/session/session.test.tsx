@@ -222,7 +222,7 @@ describe('session model coverage', () => {
 });
 
 describe('session rules', () => {
-  it('times out after one hour by default (SPEC.md §4/§9)', () => {
+  it('times out after one hour by default (R-SES-5)', () => {
     expect(IDLE_TIMEOUT_MS).toBe(3_600_000);
     expect(sessionMachine.implementations.delays.idleTimeout).toBe(3_600_000);
   });

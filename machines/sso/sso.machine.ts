@@ -4,7 +4,7 @@ import type { StoreTokenInput } from '../shared/session-token.types.ts';
 import type { SsoAnswer, SsoContext, SsoEmitted, SsoInput, SsoLoginRequest, SsoTag } from './sso.types.ts';
 
 /**
- * Single sign-on (SPEC.md §2) in front of the authenticated area. With an `xwikiid` in the
+ * Single sign-on (R-AUTH-8) in front of the authenticated area. With an `xwikiid` in the
  * address its value is exchanged for a session token while a logo splash shows; on success
  * the token is stored and the parameter removed from the address. On failure it emits
  * 'sso.failed' (the host shows a persistent error toast) and the area behaves as without a token

@@ -1,6 +1,6 @@
 /**
  * The QA model of single sign-on (an address with ?xwikiid=…): every answer of the sign-on and of
- * storing the token, from an address with and without xwikiid; every §8 toast text must be shown.
+ * storing the token, from an address with and without xwikiid; every R-AUTH-8 toast text must be shown.
  * Shared by sso.test.tsx and `npm run qa` (tests/qa).
  */
 import type { SnapshotFrom } from 'xstate';
@@ -40,7 +40,7 @@ export const ssoModel = defineQaModel({
     { name: 'with xwikiid', description: `una dirección con ?xwikiid=${SSO_TOKEN}`, input: { ssoToken: SSO_TOKEN } },
     { name: 'without xwikiid', description: 'una dirección sin xwikiid', input: { ssoToken: null } },
   ],
-  // Every failure kind, hence every §8 single sign-on toast text, is shown at least once.
+  // Every failure kind, hence every R-AUTH-8 single sign-on toast text, is shown at least once.
   extraFeatures: (snapshot) =>
     snapshot.matches('rejected')
       ? [`toast ${ssoMessage(snapshot.context.errorType ?? undefined)}`, `failure ${snapshot.context.errorType}`]

@@ -132,7 +132,7 @@ describe('single sign-on model coverage', () => {
   const covered = coveredFeatures(paths);
 
   itCoversTheMachine(ssoMachine, paths, { events, states, executors });
-  it('shows every §8 single sign-on toast text', () => {
+  it('shows every R-AUTH-8 single sign-on toast text', () => {
     for (const text of ['El token ha expirado', 'El token es invalido', 'Ha ocurrido un error']) {
       expect(covered).toContain(`toast ${text}`);
     }

@@ -8,7 +8,7 @@ export interface SsoInput {
 export interface SsoContext extends SsoInput {
   /** The session token POST /api/login answered, until it is stored. */
   sessionToken: string;
-  /** Problem type of the failure (mapped to the §8 toast text by the app); null for the generic error. */
+  /** Problem type of the failure (mapped to the R-AUTH-8 toast text by the app); null for the generic error. */
   errorType: string | null;
 }
 
@@ -20,7 +20,7 @@ export type SsoAnswer = components['schemas']['TokenResponse'];
 
 /**
  * Emitted when single sign-on fails: the component hosting the machine shows the persistent toast
- * (the machine knows no toasts; `errorType` is mapped to the §8 text by the app).
+ * (the machine knows no toasts; `errorType` is mapped to the R-AUTH-8 text by the app).
  */
 export type SsoEmitted = { type: 'sso.failed'; errorType: string | null };
 

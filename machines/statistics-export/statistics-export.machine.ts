@@ -9,7 +9,7 @@ import type {
 } from './statistics-export.types.ts';
 
 /**
- * The dashboard's CSV exports (SPEC.md §2 "Statistics", §9):
+ * The dashboard's CSV exports (R-STAT-2, R-STAT-7):
  *
  *   idle ─export.table(table) / export.dashboard→ exporting ─done→ idle (download)
  *                                                            └error→ idle (notifyFailure)

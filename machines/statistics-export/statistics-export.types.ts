@@ -1,7 +1,7 @@
 /**
  * Types of the statistics export (machines/statistics-export/statistics-export.machine.ts): the
  * dashboard's 'Exportar' buttons (one table's rows as '{table}.csv') and 'Exportar dashboard'
- * (the info boxes and every table as 'allData.csv'), SPEC.md §2, §9.
+ * (the info boxes and every table as 'allData.csv'), R-STAT-7.
  */
 import type { components } from '../../contract/openapi.gen.ts';
 

@@ -10,7 +10,7 @@ import { tagFilterMachine, tagsStartingWith } from './tag-filter.machine.ts';
 import { LISTED, NAME, TAGS, tagFilterModel, type TagFilterSnapshot } from './tag-filter.model.test-support.ts';
 import type { TagFilterEvent } from './tag-filter.types.ts';
 
-/** The chip for each filter the model can reach, written out (SPEC §2: up to 3 names, then 'y N más'). */
+/** The chip for each filter the model can reach, written out (R-LIB-7: up to 3 names, then 'y N más'). */
 function expectedChip(applied: number[]): string {
   if (applied.length === 0) return 'Etiqueta';
   const names = applied.map((id) => NAME.get(id)!);
@@ -152,7 +152,7 @@ describe('tag filter model coverage', () => {
   });
 });
 
-describe('tagsStartingWith (SPEC §2: names starting with the text, ignoring case; accents too)', () => {
+describe('tagsStartingWith (R-LIB-6: names starting with the text, ignoring case; accents too)', () => {
   it('ignores case and accents on both sides, and spaces around the text', () => {
     expect(tagsStartingWith(TAGS, 'ar').map((tag) => tag.nombre)).toEqual(['Árboles', 'Arte']);
     expect(tagsStartingWith(TAGS, 'ÁR').map((tag) => tag.nombre)).toEqual(['Árboles', 'Arte']);

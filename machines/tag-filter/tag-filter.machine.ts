@@ -7,7 +7,7 @@ export function foldForSearch(text: string): string {
 }
 
 /**
- * SPEC.md §2: the tags whose names start with the typed text, ignoring case — and accents, so
+ * R-LIB-6: the tags whose names start with the typed text, ignoring case — and accents, so
  * 'arb' finds 'Árboles' (a Spanish keyboard user may or may not type the accent). Spaces around
  * the typed text are ignored; no text lists every tag. The order of `tags` is kept.
  */
@@ -19,10 +19,10 @@ export function tagsStartingWith<T extends Pick<Etiqueta, 'nombre'>>(tags: reado
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
- * The 'Etiqueta' chip and its popover 'Filtrar por etiquetas' (SPEC.md §2, §5).
+ * The 'Etiqueta' chip and its popover 'Filtrar por etiquetas' (R-LIB-6).
  *
  * - Opening shows the filter in effect as selected: tags selected earlier in the session are
- *   remembered because the filter lives in the address and in session storage (SPEC §2), and the
+ *   remembered because the filter lives in the address and in session storage (R-LIB-12), and the
  *   host keeps `applied` current with 'tagFilter.sync'.
  * - 'Aplicar' is only possible with something selected: the `hasSelection` guard, and the
  *   'canApply' tag the button reads.

@@ -1,5 +1,5 @@
 /**
- * The QA model of the 'Etiqueta' filter popover (SPEC.md §2): opening, typing, ticking and
+ * The QA model of the 'Etiqueta' filter popover (R-LIB-6): opening, typing, ticking and
  * unticking, applying, cancelling, dismissing, clearing, and the address changing elsewhere; the
  * chip with more than 3 tags, a text with no match and a selection of several tags must be shown.
  * Shared by tag-filter.machine.test.tsx and `npm run qa` (tests/qa).

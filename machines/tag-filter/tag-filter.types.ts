@@ -1,4 +1,4 @@
-/** Types of the 'Etiqueta' filter popover (SPEC.md §2 "Tag filter", §5, §9). */
+/** Types of the 'Etiqueta' filter popover (R-LIB-6, R-TAG-2, R-GEN-8). */
 import type { components } from '../../contract/openapi.gen.ts';
 
 export type Etiqueta = components['schemas']['Etiqueta'];

@@ -1,7 +1,7 @@
 import { not, setup } from 'xstate';
 import type { ToastContext, ToastEvent, ToastInput, ToastTag } from './toast.types.ts';
 
-/** SPEC.md §4/§9: a toast closes after 3 s. */
+/** R-GEN-7: a toast closes after 3 s. */
 export const TOAST_DURATION_MS = 3000;
 /** Length of the fade-out before the toast leaves the screen. */
 export const TOAST_FADE_DURATION_MS = 200;

@@ -1,5 +1,5 @@
 /**
- * The QA model of a toast (SPEC.md §4): hovering, leaving, closing, and its two delays elapsing,
+ * The QA model of a toast (R-GEN-7): hovering, leaving, closing, and its two delays elapsing,
  * for a success and an error toast, each also persistent (single sign-on). The events need no
  * payload: the model tries every event and delay each state reacts to. Shared by
  * toast.machine.test.tsx and `npm run qa` (tests/qa).

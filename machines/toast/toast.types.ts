@@ -1,4 +1,4 @@
-/** Types of the toast machine (SPEC.md §4 "Toast"). */
+/** Types of the toast machine (R-GEN-7). */
 
 export type ToastKind = 'success' | 'error';
 

@@ -21,7 +21,7 @@ export const POLL_INTERVAL_MS = 2000;
 export const VIDEO_EXTENSIONS = ['.mp4', '.m4v', '.mov', '.qt', '.webm', '.mkv', '.avi', '.mpg', '.mpeg', '.vob', '.wmv', '.flv', '.3gp'] as const;
 
 /**
- * Whether a chosen file can be a video (SPEC.md §5: "video upload accepts video files"): a video
+ * Whether a chosen file can be a video (R-UPL-2: "video upload accepts video files"): a video
  * type, or no type (or a generic one) and a video extension; never empty. The server still checks
  * the file's first bytes (a picture renamed .mp4 is refused there, and the wizard says so).
  */
@@ -53,7 +53,7 @@ export const sessionRequestOf = (file: Pick<File, 'type' | 'size'>): UploadSessi
 export const percentOf = ({ loaded, total }: Pick<UploadWizardContext, 'loaded' | 'total'>): number =>
   total > 0 ? Math.min(100, Math.floor((loaded / total) * 100)) : 0;
 
-/** The wizard's step (SPEC.md §4: 0 choose, 1 session, 2 uploading, 3 done) for a state value. */
+/** The wizard's step (R-UPL-1: 0 choose, 1 session, 2 uploading, 3 done) for a state value. */
 export function stepOf(value: unknown): 0 | 1 | 2 | 3 {
   if (typeof value === 'string') return 3; // created
   const open = (value as { open?: unknown }).open;
@@ -86,10 +86,10 @@ const fresh = (): Omit<UploadWizardContext, 'file'> => ({
 });
 
 /**
- * The upload wizard of SPEC.md §4 ("step 0 choose file; step 1 request upload session; step 2
+ * The upload wizard of R-UPL-1 ("step 0 choose file; step 1 request upload session; step 2
  * uploading with percentage progress; step 3 upload done. Confirmar is enabled only at step 3.
  * Confirmar validates; if valid, the thumbnail is uploaded (if chosen), the video is created, and
- * the list refreshes"), with the upload protocol of issue 8: the video goes to its signed location
+ * the list refreshes"), with the upload protocol of docs/decisions/0036-resumable-uploads-with-content-range.md: the video goes to its signed location
  * (`sendFile`, reporting progress); a transfer that breaks off is resumed from the bytes the server
  * holds; once stored the server processes it (`pollUpload` every `pollInterval` until ready or
  * failed). 'Cancelar' stops whatever runs (the transfer is aborted) and ends the wizard, except

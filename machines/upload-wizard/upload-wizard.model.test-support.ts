@@ -1,5 +1,5 @@
 /**
- * The QA model of the upload wizard ('Subir video', SPEC.md §4 upload flow): the user's steps, the
+ * The QA model of the upload wizard ('Subir video', R-UPL-1): the user's steps, the
  * transfer's reports, and every answer of the five actors at the network boundary (upload session,
  * status polls and their delay, thumbnail, creation); each refusal must be shown. Shared by
  * upload-wizard.test.tsx and `npm run qa` (tests/qa), where the browser paths give the answers with

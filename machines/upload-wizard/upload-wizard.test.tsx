@@ -1,5 +1,5 @@
 /**
- * Model-based test of the upload wizard (SPEC.md §4 upload flow) on the 'Subir video' dialog the app
+ * Model-based test of the upload wizard (R-UPL-1) on the 'Subir video' dialog the app
  * shows: the real machine with the app's toasts, its five actors doubled (the network boundary), its
  * poll delay on a simulated clock. Every state and transition of the machine is walked; after each
  * step the dialog is checked as a user sees it, and the doubles as the network sees them.
@@ -210,7 +210,7 @@ function expectNothingRunning(except: string[] = []) {
   }
 }
 
-/** The §5 messages under the fields: those of the values last confirmed, when that Confirmar failed. */
+/** The R-ADM-2 messages under the fields: those of the values last confirmed, when that Confirmar failed. */
 function expectFieldMessages(snapshot: Snapshot) {
   const messages = [
     '* Este campo es obligatorio',

@@ -1,4 +1,4 @@
-/** Types of the upload wizard (SPEC.md §4 "Upload flow"; issue 8's upload protocol). */
+/** Types of the upload wizard (R-UPL-1; the upload protocol of docs/decisions/0036-resumable-uploads-with-content-range.md). */
 import type { components, operations } from '../../contract/openapi.gen.ts';
 import type { VideoFormErrors, VideoFormValues } from '../video-form/video-form.rules.ts';
 
@@ -78,7 +78,7 @@ export interface UploadWizardContext {
   processed: number | null;
   /** Why the file was refused after it was chosen (by the upload or by the processing). */
   refusal: RefusalReason | null;
-  /** The failing rules of the last Confirmar, null until one fails (the fields then show their §5 messages). */
+  /** The failing rules of the last Confirmar, null until one fails (the fields then show their R-ADM-2 messages). */
   errors: VideoFormErrors | null;
   /** The values and thumbnail of the last valid Confirmar (being saved, or kept after a failure). */
   values: VideoFormValues | null;

@@ -10,7 +10,7 @@ import type {
 } from './video-filters.types.ts';
 
 /**
- * The video list's filters (SPEC.md §2): the search text, tags, favourite, upload date, score and
+ * The video list's filters (R-LIB-12): the search text, tags, favourite, upload date, score and
  * not-seen, kept in the address and in session storage.
  *
  * The address is what the list shows; the machine decides what it becomes. On entering, the app

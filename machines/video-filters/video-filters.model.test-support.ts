@@ -1,5 +1,5 @@
 /**
- * The QA model of the video list's filters (SPEC.md §2): restoring stored filters on entering,
+ * The QA model of the video list's filters (R-LIB-12): restoring stored filters on entering,
  * searching, the tabs, each chip set and cleared, and navigation changing the address; every
  * filter must be shown on the page, the after-day form of the date too. Shared by
  * video-filters.machine.test.tsx and `npm run qa` (tests/qa).

@@ -46,7 +46,7 @@ describe('parseFilters / toSearch', () => {
     expect(parseFilters({ score: 'lte:5' }).score).toEqual({ operator: 'lte', stars: 5 });
   });
 
-  it('falls back to no filter for every invalid value (SPEC §5), never throwing', () => {
+  it('falls back to no filter for every invalid value (R-LIB-13), never throwing', () => {
     const invalid: FilterSearch = {
       q: '   ',
       tag: 'in:3,abc',
@@ -75,7 +75,7 @@ describe('parseFilters / toSearch', () => {
     expect(toSearch(parseFilters({ fav: 'true' }))).toEqual({ fav: 'eq:true' });
   });
 
-  it('reads a tag list written under the score key (the defect SPEC §2 records) as the tag filter', () => {
+  it('reads a tag list written under the score key (the defect R-LIB-13 records) as the tag filter', () => {
     expect(parseFilters({ score: 'in:3,7' })).toMatchObject({ tagIds: [3, 7], score: null });
     expect(toSearch(parseFilters({ score: 'in:3,7' }))).toEqual({ tag: 'in:3,7' });
     // The tag key wins when both are there.
@@ -136,7 +136,7 @@ describe('toApiQuery (openapi.yaml listVideos)', () => {
   });
 });
 
-describe('tabs (SPEC §2)', () => {
+describe('tabs (R-LIB-4)', () => {
   const filters = parseFilters({ q: 'gatos', score: 'eq:5', 'not-seen': 'eq:true' });
 
   it('Favoritos sets favourite equals-true, No vistos sets not-seen equals-true, keeping the other filters', () => {

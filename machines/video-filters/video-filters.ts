@@ -1,5 +1,5 @@
 /**
- * Pure functions of the list's filters (SPEC.md §2, §3, §5): read the address (invalid values fall
+ * Pure functions of the list's filters (R-LIB-12, R-LIB-9, R-LIB-13): read the address (invalid values fall
  * back to "no filter"), write it back, build GET /api/videos's query, and the tabs.
  */
 import type {
@@ -78,10 +78,10 @@ function readScore(value: string | undefined): ScoreFilter | null {
 }
 
 /**
- * The filters of an address (or of session storage). Anything unreadable is no filter (SPEC §5:
+ * The filters of an address (or of session storage). Anything unreadable is no filter (R-LIB-13:
  * invalid values fall back to defaults), never an error.
  *
- * SPEC §2 records that the tag filter was once written under the score key: a `score` that reads
+ * R-LIB-13 records that the tag filter was once written under the score key: a `score` that reads
  * as a tag list (`score=in:3,7`) is taken as the tag filter when there is no `tag`, so such
  * addresses keep working; the filters are always written back under `tag`.
  */
@@ -143,7 +143,7 @@ export function sameFilters(a: VideoFilters, b: VideoFilters): boolean {
   return FILTER_KEYS.every((key) => left[key] === right[key]);
 }
 
-/** SPEC §2: Favoritos sets the favourite filter to equals-true, No vistos the not-seen one; Todos clears every filter. */
+/** R-LIB-4: Favoritos sets the favourite filter to equals-true, No vistos the not-seen one; Todos clears every filter. */
 export function filtersForTab(filters: VideoFilters, tab: VideoTab): VideoFilters {
   if (tab === 'favoritos') return { ...filters, favorite: true, notSeen: null };
   if (tab === 'no-vistos') return { ...filters, notSeen: true, favorite: null };

@@ -1,13 +1,13 @@
-/** Types of the video list's filters (SPEC.md §2 "Video list", §3 "Filter operators", §5, §9). */
+/** Types of the video list's filters (R-LIB-1, R-LIB-9, R-LIB-13, R-LIB-12). */
 import type { operations } from '../../contract/openapi.gen.ts';
 
-/** The filters' keys in the address and in session storage (SPEC §2, §9). */
+/** The filters' keys in the address and in session storage (R-LIB-12). */
 export type FilterKey = 'q' | 'tag' | 'fav' | 'upload-date' | 'score' | 'not-seen';
 
 /** The filters as the address carries them (`?q=gatos&tag=in:3,7&fav=eq:true&score=gte:4…`). */
 export type FilterSearch = Partial<Record<FilterKey, string>>;
 
-/** tw this week, tm this month, l6m last 6 months, ty this year (SPEC §3). */
+/** tw this week, tm this month, l6m last 6 months, ty this year (R-LIB-9). */
 export type UploadPeriod = 'tw' | 'tm' | 'l6m' | 'ty';
 export type UploadDateFilter =
   | { period: UploadPeriod }

@@ -1,5 +1,5 @@
 /**
- * The video form's rules (SPEC.md §5), shared by the upload wizard (Confirmar) and the edit dialog
+ * The video form's rules (R-ADM-2), shared by the upload wizard (Confirmar) and the edit dialog
  * (Guardar): pure functions, no React. They answer message keys; the UI shows the spec's Spanish
  * text for each key (src/lib/messages.ts, `videoFormMessages`). The server checks the same limits.
  */
@@ -32,7 +32,7 @@ export type VideoFieldError =
 
 export type VideoFormErrors = Partial<Record<'titulo' | 'descripcionCorta' | 'descripcion', VideoFieldError>>;
 
-/** Blank means empty or only whitespace (SPEC §5); lengths count the text without spaces at either end. */
+/** Blank means empty or only whitespace (R-ADM-2); lengths count the text without spaces at either end. */
 const isBlank = (text: string) => text.trim() === '';
 
 function required(text: string, min: number, max: number): VideoFieldError | undefined {

@@ -10,17 +10,17 @@ import type {
   VideoOpinionTag,
 } from './video-opinion.types.ts';
 
-/** SPEC.md §9: a rating goes from 1 to 5 stars. */
+/** R-VID-2: a rating goes from 1 to 5 stars. */
 export const MIN_STARS = 1;
 export const MAX_STARS = 5;
 
 /**
- * The user's opinion of one video (SPEC.md §2 "Video detail", §4 "Favourite", "Rating"): the
+ * The user's opinion of one video (R-VID-1, R-LIB-18, R-VID-2): the
  * rating and the favourite, each saved on its own (two regions), so rating never waits for the
  * heart nor the other way round. While a change is saved its control shows the new value and
  * takes no other change (tag 'busy'); the saved video's value then stays, a failure puts the
  * previous one back. Each outcome is told to the user by `notifySaved` / `notifyFailed` (the app
- * shows the §8 toasts); the writes themselves (`rateVideo`, `setFavorite`, which also update the
+ * shows the R-VID-2 toasts); the writes themselves (`rateVideo`, `setFavorite`, which also update the
  * cached copies) come from the app (src/features/videos/video.actors.ts).
  */
 export const videoOpinionMachine = setup({

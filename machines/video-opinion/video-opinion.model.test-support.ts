@@ -1,5 +1,5 @@
 /**
- * The QA model of a video's own rating and favourite (the detail page, SPEC.md §2/§4): both
+ * The QA model of a video's own rating and favourite (the detail page, R-VID-1, R-LIB-18): both
  * controls saved independently, every answer of the two writes. Shared by video-opinion.test.tsx
  * and `npm run qa` (tests/qa).
  */

@@ -33,7 +33,7 @@ type ModelEvent = VideoOpinionModelEvent;
 const { events, paths } = videoOpinionModel;
 const { model } = videoOpinionModel.models[0]!;
 
-/** The §8 texts, written out: what the user must read after each outcome. */
+/** The R-VID-2 texts, written out: what the user must read after each outcome. */
 function expectedToast(change: 'rating' | 'favorite', value: number | boolean, outcome: 'saved' | 'failed') {
   if (change === 'rating') {
     if (outcome === 'failed') return { kind: 'error', message: 'Error al guardar la puntuación' };
@@ -181,7 +181,7 @@ describe('video opinion model (rating and favourite of the detail page)', () => 
 describe('video opinion model coverage', () => {
   itCoversTheMachine(videoOpinionMachine, paths, { events, states, executors });
 
-  it('shows every §8 rating and favourite toast text, 1 estrella included', () => {
+  it('shows every R-VID-2 rating and favourite toast text, 1 estrella included', () => {
     const texts = new Set<string>();
     for (const { path } of paths) {
       for (const [index, step] of path.steps.entries()) {

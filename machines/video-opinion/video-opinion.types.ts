@@ -1,4 +1,4 @@
-/** Types of the rating and favourite of one video (SPEC.md §2 "Video detail", §4 "Favourite", "Rating", §8). */
+/** Types of the rating and favourite of one video (R-VID-1, R-LIB-18, R-VID-2). */
 import type { components } from '../../contract/openapi.gen.ts';
 
 export type Video = components['schemas']['Video'];
@@ -31,7 +31,7 @@ export interface SetFavoriteInput {
 /** From the user: a star picked (1–5), the heart toggled (the new value). */
 export type VideoOpinionEvent = { type: 'opinion.rate'; stars: number } | { type: 'opinion.favorite'; favorite: boolean };
 
-/** What was saved or failed: the params of `notifySaved` / `notifyFailed` (the app shows the §8 toast). */
+/** What was saved or failed: the params of `notifySaved` / `notifyFailed` (the app shows the R-VID-2 toast). */
 export type OpinionChange = { change: 'rating'; value: number } | { change: 'favorite'; value: boolean };
 
 /** 'busy': something is being saved; 'savingRating' / 'savingFavorite': which control waits. */

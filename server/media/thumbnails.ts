@@ -18,7 +18,7 @@ export const PENDING_THUMBNAIL = 'thumbnail.pending';
 export const THUMBNAIL_MAX_WIDTH = 1280;
 /**
  * The thumbnail's WebP copy, served in place of `thumbnail.jpg` to a browser that accepts WebP
- * (server/modules/media/routes.ts): about half the JPEG's bytes (docs/DECISIONS.md, "Thumbnails as WebP").
+ * (server/modules/media/routes.ts): about half the JPEG's bytes (docs/decisions/0040-thumbnails-previews-and-webp-copies.md).
  */
 export const THUMBNAIL_WEBP = 'thumbnail.webp';
 /** libwebp's quality (0–100) for the copy: at 640 pixels about 45 % of the JPEG's size, no visible loss. */
@@ -27,7 +27,7 @@ export const WEBP_QUALITY = 80;
  * The width of the thumbnail's card-sized WebP copy: a card is 296–405 pixels wide on a screen 640
  * pixels wide or more, so on a screen of one device pixel per CSS pixel (most office monitors) this
  * copy fills it, with a third of the 640-pixel picture's pixels. The library's cards ask for it
- * through `srcset` (GET /api/media `w=400`; docs/DECISIONS.md, "Card-sized thumbnails").
+ * through `srcset` (GET /api/media `w=400`; docs/decisions/0040-thumbnails-previews-and-webp-copies.md).
  */
 export const THUMBNAIL_SMALL_WIDTH = 400;
 /** The card-sized WebP copy (THUMBNAIL_SMALL_WIDTH pixels wide at most; a narrower picture keeps its width). */

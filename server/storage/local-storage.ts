@@ -106,7 +106,7 @@ export class LocalStorage implements Storage {
         state = 'streaming';
         // The stream reads the descriptor opened above and closes it when it ends or is destroyed.
         // Reads of up to 1 MiB (never more than the range asks for) instead of Node's 64 KiB: media
-        // are sent a megabyte at a time for a third less CPU per GB (docs/DECISIONS.md, "Benchmarks").
+        // are sent a megabyte at a time for a third less CPU per GB (docs/decisions/0059-benchmarks-and-results.md).
         const length = range ? range.end - range.start + 1 : size;
         const highWaterMark = Math.max(64 * 1024, Math.min(READ_BUFFER_BYTES, length));
         return handle.createReadStream({ autoClose: true, highWaterMark, ...(range ? { start: range.start, end: range.end } : {}) });

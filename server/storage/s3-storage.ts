@@ -213,7 +213,7 @@ export class S3Storage implements Storage {
   /**
    * A presigned GET of a file, valid `expiresInSeconds` (S3 allows at most 7 days), for a program
    * that fetches it from the bucket directly. The product does not hand these out: its media
-   * locations stay its own (signed, streamed through the server, see docs/DECISIONS.md).
+   * locations stay its own (signed, streamed through the server, see docs/decisions/0035-s3-storage.md).
    */
   presignedGetUrl(assetId: string, file: string, expiresInSeconds = 900): Promise<string> {
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(assetId, file) }), { expiresIn: expiresInSeconds });

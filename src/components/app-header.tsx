@@ -14,7 +14,7 @@ export const HEADER_NAME_HIDDEN = '(max-width: 35.99em)';
 export interface AppHeaderProps {
   /** The user's name, shown on the menu. */
   nombre: string;
-  /** Shows the admin entries (SPEC.md §6). */
+  /** Shows the admin entries (R-LIB-2). */
   isAdmin: boolean;
   onLogout: () => void;
   /** Opens the 'Subir video' dialog (admin); the entry is disabled without it. */

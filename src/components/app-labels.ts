@@ -1,5 +1,5 @@
 /**
- * Spanish labels of the app frame and pages (SPEC.md §2) — header, menu, tabs, tables.
+ * Spanish labels of the app frame and pages (R-LIB-4) — header, menu, tabs, tables.
  * The messages of §5/§8 live in src/lib/messages.ts; these are written once here.
  */
 const USER_MENU = 'Menú de usuario';
@@ -25,7 +25,7 @@ export const appLabels = {
   statisticsTabGeneral: 'General',
   exportDashboard: 'Exportar dashboard',
   noData: 'No se han encontrado datos',
-  // The statistics dashboard (SPEC.md §2 "Statistics"); the spec quotes the title, the tab, the
+  // The statistics dashboard (R-STAT-2); the spec quotes the title, the tab, the
   // export buttons, 'Página N' and the empty state; the rest are accessible names it leaves open.
   statisticsSummary: 'Resumen',
   viewsPerDayTitle: 'Visualizaciones en los últimos 30 días',

@@ -23,8 +23,8 @@ export interface HoverTooltipProps {
  * A tooltip under the mouse pointer (touch screens have none, as with Mantine's default events),
  * whose Mantine part (floating positioning, its portal, the transition) is only mounted once the
  * pointer first comes over the control. The list shows three of them on every card: mounted with
- * each card they were about a tenth of the list's first render on a phone (docs/DECISIONS.md, "Less
- * work in the first render"). The control is wrapped in an inline-flex span, which the tooltip is
+ * each card they were about a tenth of the list's first render on a phone
+ * (docs/decisions/0063-first-render-in-slices.md). The control is wrapped in an inline-flex span, which the tooltip is
  * placed against, so mounting the tooltip never re-creates the control under the pointer.
  */
 export function HoverTooltip({ label, children, hideOnClick = false }: HoverTooltipProps) {

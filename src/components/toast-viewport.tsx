@@ -10,7 +10,7 @@ import { appLabels } from './app-labels.ts';
  * The toasts, bottom-right (across the bottom on a phone), newest last. Rendered once, in the root
  * route, with the app's store. At the top they covered the signed-in pages' header's user menu (on
  * a phone, where a toast is as wide as the screen, the whole header), and just below the header the
- * menu's first entries once open (docs/DECISIONS.md, "Toasts show at the bottom right").
+ * menu's first entries once open (docs/decisions/0022-session-dialogs-and-toasts.md).
  */
 export function ToastViewport({ store }: { store: ToastStore }) {
   const entries = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);

@@ -1,5 +1,5 @@
 /**
- * The session token of SPEC.md §7: kept in localStorage under 'token'.
+ * The session token of R-SES-1: kept in localStorage under 'token'.
  * The role and user are read from its (unverified) claims for display and
  * route guards; the server verifies the signature on every call.
  */

@@ -1,8 +1,8 @@
 /**
  * The part of the message table (messages.ts, which re-exports it) that the first screen shows:
  * the sign-in pages, the second factor, the status pages and the session's dialogs. Apart so that
- * the first screen's bundle does not carry every area's texts (docs/DECISIONS.md, "First screen
- * budget"); code of the first screen imports it from here, everything else from messages.ts.
+ * the first screen's bundle does not carry every area's texts
+ * (docs/decisions/0052-first-screen-budget-and-code-splitting.md); code of the first screen imports it from here, everything else from messages.ts.
  */
 
 const GENERIC = 'Ha ocurrido un error';
@@ -71,7 +71,7 @@ export const pageMessages = {
   error: 'Error inesperado',
 } as const;
 
-/** Labels and texts of the sign-in screens (SPEC.md §2): login, registration, MFA modal, single sign-on. */
+/** Labels and texts of the sign-in screens (R-AUTH-8): login, registration, MFA modal, single sign-on. */
 export const authMessages = {
   user: 'Usuario',
   password: 'Contraseña',
@@ -94,7 +94,7 @@ export const authMessages = {
 } as const;
 
 /**
- * Each page's own part of the document title (issue 12), before the app's name; the other pages'
+ * Each page's own part of the document title (R-GEN-5), before the app's name; the other pages'
  * titles reuse their headings' texts (authMessages.registerTitle, pageMessages.notFound …).
  */
 export const pageTitleMessages = {

@@ -1,5 +1,5 @@
 /**
- * Every user-facing Spanish message of SPEC.md §5 and §8 the app shows, written once.
+ * Every user-facing Spanish message of docs/REQUIREMENTS.md the app shows, written once.
  * Components and machines look messages up here by the server's problem `type`
  * (or by a named key); no Spanish message is written twice in the app. An area adds
  * the texts of the spec when it first shows them (nothing here waits unused).
@@ -23,13 +23,13 @@ export function formatAverage(average: number): string {
 }
 
 /**
- * Texts of the video list and detail (SPEC.md §2 "Video list", "Video detail", §3, §9): filter
+ * Texts of the video list and detail (R-LIB-1, R-VID-1, R-LIB-3, R-LIB-7): filter
  * chips, the tag filter popover, cards, rating and favourite controls. The quoted texts of the spec
  * are copied as written ('es despues de' has no accent there); the rest are accessible names and
  * labels the spec leaves open.
  */
 export const libraryMessages = {
-  // Tag filter (SPEC §2, §5, §9)
+  // Tag filter (R-LIB-6, R-TAG-2, R-LIB-7)
   tagChip: 'Etiqueta',
   tagFilterTitle: 'Filtrar por etiquetas',
   tagFilterPlaceholder: 'Introduzca un tag',
@@ -52,7 +52,7 @@ export const libraryMessages = {
   tagStrip: 'Etiquetas',
   scrollTagsBack: 'Ver etiquetas anteriores',
   scrollTagsForward: 'Ver más etiquetas',
-  // Upload date filter (SPEC §2, §3 operators tw, tm, l6m, ty, gt)
+  // Upload date filter (R-LIB-9 operators tw, tm, l6m, ty, gt)
   uploadDateChip: 'Fecha de subida',
   uploadDateThisWeek: 'Esta semana',
   uploadDateThisMonth: 'Este mes',
@@ -71,7 +71,7 @@ export const libraryMessages = {
     previousDecade: 'Década anterior',
   },
   clearUploadDateFilter: 'Quitar filtro de fecha de subida',
-  // Score filter (SPEC §2: no Apply button)
+  // Score filter (R-LIB-10: no Apply button)
   scoreChip: 'Puntuación',
   scoreFilterTitle: 'Filtrar por puntuación',
   anyScore: 'Cualquier puntuación',
@@ -85,7 +85,7 @@ export const libraryMessages = {
   emptyList: 'No existen videos que se ajusten a estos filtros',
   loadingMore: 'Cargando más videos',
   loadingVideo: 'Cargando el video',
-  // Card and detail (SPEC §1, §3)
+  // Card and detail (R-LIB-3)
   notSeen: 'No visto',
   thumbnailAlt: (titulo: string) => `Miniatura de ${titulo}`,
   play: (titulo: string) => `Reproducir ${titulo}`,
@@ -101,9 +101,9 @@ export const libraryMessages = {
   noRating: 'Sin puntuación',
   ratingStar: (stars: number) => `${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
   uploadedOn: (date: string) => `Subido el ${date}`,
-  // Detail page (SPEC §2 "Video detail")
+  // Detail page (R-VID-1)
   videoDescription: 'Descripción',
-  // Toasts of the rating and the favourite (SPEC §4, §8)
+  // Toasts of the rating and the favourite (R-GEN-7, R-VID-2)
   ratingSaved: (stars: number) => `Video puntuado con ${stars} ${stars === 1 ? 'estrella' : 'estrellas'}`,
   ratingFailed: 'Error al guardar la puntuación',
   favoriteAdded: 'Video añadido a favoritos',
@@ -112,7 +112,7 @@ export const libraryMessages = {
   favoriteRemoveFailed: 'Error al quitar el video de favoritos',
 } as const;
 
-/** The video form's messages (SPEC.md §5), by the key machines/video-form/video-form.rules.ts answers. */
+/** The video form's messages (R-ADM-2), by the key machines/video-form/video-form.rules.ts answers. */
 export const videoFormMessages = {
   required: validationMessages.required,
   tooLong: (max: number) => `* Este campo no puede contener más de ${max} carácteres`,
@@ -120,7 +120,7 @@ export const videoFormMessages = {
   optionalTooShort: (min: number) => `* Si este campo es informado, no puede contener menos de ${min} carácteres`,
 } as const;
 
-/** Toasts of the upload wizard and the edit and delete dialogs (SPEC.md §8). */
+/** Toasts of the upload wizard and the edit and delete dialogs (R-UPL-5). */
 export const videoManagementMessages = {
   created: 'El video se ha creado correctamente',
   createFailed: 'No se ha podido guardar el video',
@@ -129,7 +129,7 @@ export const videoManagementMessages = {
   deleteFailed: 'Ha ocurrido un error tratando de eliminar el video',
 } as const;
 
-/** The video form's labels (upload wizard and edit dialog; issue 8's shared design). */
+/** The video form's labels (upload wizard and edit dialog). */
 export const videoFormLabels = {
   titulo: 'Título',
   descripcionCorta: 'Descripción corta',
@@ -143,7 +143,7 @@ export const videoFormLabels = {
   noTags: 'No hay etiquetas',
 } as const;
 
-/** The upload wizard's texts (SPEC.md §4 upload flow; issue 8's shared design). */
+/** The upload wizard's texts (R-UPL-1). */
 export const uploadMessages = {
   title: 'Subir video',
   stepChoose: 'Elegir archivo',
@@ -170,7 +170,7 @@ export const uploadMessages = {
   cancel: 'Cancelar',
 } as const;
 
-/** The edit and delete dialogs of a video (SPEC.md §4 "Edit", "Delete"; issue 8's shared design). */
+/** The edit and delete dialogs of a video (R-ADM-1, R-ADM-3). */
 export const videoDialogMessages = {
   editTitle: 'Editar video',
   save: 'Guardar',
@@ -181,9 +181,9 @@ export const videoDialogMessages = {
 } as const;
 
 /**
- * 'Administrar etiquetas' (SPEC.md §2 dialogs "tag list, create tag, edit tag", §5 tag rules, §8 the
+ * 'Administrar etiquetas' (R-TAG-1, R-TAG-2 tag rules, R-TAG-1 the
  * list's load failure); the spec quotes only the rules' messages and the load failure, the rest
- * follow the video dialogs' wording (issue 9).
+ * follow the video dialogs' wording (R-SEC-5).
  */
 export const tagAdminMessages = {
   listTitle: 'Administrar etiquetas',
@@ -210,7 +210,7 @@ export const tagAdminMessages = {
   deleteFailed: 'Ha ocurrido un error tratando de eliminar la etiqueta',
 } as const;
 
-/** 'Administrar usuarios': the user list, roles, invitations (SPEC.md §2 dialogs, §4 Users, §8; issue 9). */
+/** 'Administrar usuarios': the user list, roles, invitations (R-USR-1, R-USR-2; R-SEC-5). */
 export const userAdminMessages = {
   title: 'Administrar usuarios',
   loadFailed: 'Error al recuperar la lista de usuarios',
@@ -267,7 +267,7 @@ export const userAdminMessages = {
 } as const;
 
 /**
- * The statistics dashboard (SPEC.md §2 "Statistics"): a read that failed, on the page and as the
+ * The statistics dashboard (R-STAT-2): a read that failed, on the page and as the
  * export's toast; its refresh button.
  */
 export const statisticsMessages = {

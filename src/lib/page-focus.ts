@@ -1,5 +1,5 @@
 /**
- * Where focus goes when a page is shown (issue 12, WCAG 2.4.3): the element the page marks with
+ * Where focus goes when a page is shown (R-GEN-5, WCAG 2.4.3): the element the page marks with
  * `data-page-focus` (the sign-in form's first field), else its main heading (made focusable with
  * tabIndex -1, so that a screen reader announces the new page and Tab continues from there).
  */

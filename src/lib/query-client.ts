@@ -5,7 +5,7 @@ const FIVE_MINUTES = 5 * 60 * 1000;
 const READ_RETRIES = 3;
 const STATISTICS_RETRIES = 2;
 
-/** SPEC.md §7: reads back off 1 s, 2 s, 4 s … capped at 30 s. */
+/** R-SES-4: reads back off 1 s, 2 s, 4 s … capped at 30 s. */
 export function retryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 30000);
 }
@@ -26,7 +26,7 @@ export interface QueryClientOptions {
   retryDelay?: (attempt: number) => number;
 }
 
-/** SPEC.md §7 data-fetching policies: reads retry 3 times (not 4xx), writes never; 5-minute cache. */
+/** R-SES-4 data-fetching policies: reads retry 3 times (not 4xx), writes never; 5-minute cache. */
 export function createQueryClient({ onReadError, retryDelay: delay = retryDelay }: QueryClientOptions = {}): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({

@@ -30,7 +30,7 @@ export const theme = createTheme({
  * MantineProvider: dimmed text (gray 6, 3.3:1 on white) becomes gray 7 (8:1), which keeps secondary
  * text quieter than the body and readable; placeholders (gray 5, 2.1:1) a grey of 4.9:1, lighter
  * than any value; error messages (red 6, 3.3:1) red 9 (5.5:1); and white text on red buttons
- * (Eliminar, Revocar: 3.3:1 on red 6) gets red 8 (4.5:1), red 9 under the pointer (issue 12, axe).
+ * (Eliminar, Revocar: 3.3:1 on red 6) gets red 8 (4.5:1), red 9 under the pointer (R-A11Y-1, axe).
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},

@@ -44,8 +44,8 @@ export function createToastStore(logic: typeof toastMachine = toastMachine) {
     },
     /**
      * Closes, as their close buttons do, the toasts that close by themselves (not the persistent
-     * ones): a dialog that takes the screen opens over no earlier message (docs/DECISIONS.md,
-     * "A wizard opens over no earlier toast").
+     * ones): a dialog that takes the screen opens over no earlier message
+     * (docs/decisions/0022-session-dialogs-and-toasts.md).
      */
     closeTransient(): void {
       for (const entry of entries) if (!entry.actor.getSnapshot().context.persistent) entry.actor.send({ type: 'toast.close' });

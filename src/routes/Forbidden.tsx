@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { ForbiddenPage } from '../components/status-page.tsx';
 import { documentTitle, pageTitleMessages } from '../lib/first-screen-messages.ts';
 
-/** SPEC.md §2: '405' 'No tiene permiso para acceder a esta página' (e.g. /statistics for a non-admin). */
+/** R-GEN-6: '405' 'No tiene permiso para acceder a esta página' (e.g. /statistics for a non-admin). */
 export const Route = createFileRoute('/Forbidden')({
   head: () => ({ meta: [{ title: documentTitle(pageTitleMessages.forbidden) }] }),
   component: ForbiddenPage,

@@ -13,13 +13,13 @@ import { ssoMessage } from '../lib/messages.ts';
 import type { ToastStore } from '../lib/toasts.ts';
 
 interface AuthSearch extends VideoSearch {
-  /** Single sign-on token (SPEC.md §2). */
+  /** Single sign-on token (R-AUTH-8). */
   xwikiid?: string;
 }
 
 /** Pathless layout of /videos, /videos/{id} and /statistics: single sign-on, session, header. */
 export const Route = createFileRoute('/_auth')({
-  // The list's filters (SPEC.md §2) belong to the whole area: validated once here, for every page below.
+  // The list's filters (R-LIB-12) belong to the whole area: validated once here, for every page below.
   validateSearch: (search: Record<string, unknown>): AuthSearch => {
     const { xwikiid } = search;
     return {
@@ -56,7 +56,7 @@ function AuthLayout() {
   const { auth, toasts, queryClient } = Route.useRouteContext();
   // The header's 'Subir video' (admin): a fresh wizard each time the dialog opens.
   const [uploading, setUploading] = useState(false);
-  // The wizard opens over no earlier toast: on a phone they lay over its buttons (docs/DECISIONS.md).
+  // The wizard opens over no earlier toast: on a phone they lay over its buttons (docs/decisions/0022-session-dialogs-and-toasts.md).
   const openUpload = useCallback(() => {
     toasts.closeTransient();
     setUploading(true);
@@ -72,7 +72,7 @@ function AuthLayout() {
     <AuthArea
       ssoToken={xwikiid ?? null}
       onSsoTokenUsed={() => void navigate({ to: '.', search: ({ xwikiid: _used, ...rest }) => rest, replace: true })}
-      // SPEC.md §4: single sign-on toasts are effectively persistent.
+      // R-GEN-7: single sign-on toasts are effectively persistent.
       onSsoFailure={(errorType) => toasts.show({ kind: 'error', message: ssoMessage(errorType ?? undefined), persistent: true })}
       sso={appSsoMachine}
       session={auth.session}

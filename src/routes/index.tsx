@@ -6,7 +6,7 @@ import { documentTitle, pageTitleMessages } from '../lib/first-screen-messages.t
 export const Route = createFileRoute('/')({
   head: () => ({ meta: [{ title: documentTitle(pageTitleMessages.signIn) }] }),
   // The sign-in page is the first screen: in the entry, not a chunk fetched after it (one file, one
-  // compression window: docs/DECISIONS.md, "First screen budget").
+  // compression window: docs/decisions/0052-first-screen-budget-and-code-splitting.md).
   codeSplitGroupings: [],
   component: LoginRoute,
 });

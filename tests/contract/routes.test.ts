@@ -22,7 +22,7 @@ afterAll(async () => {
 const needsPendingToken = (op: (typeof contract.operations)[number]) => op.security.some((r) => 'mfaPending' in r);
 
 describe('every operation of openapi.yaml has a server route', () => {
-  it('the contract has the calls of SPEC §7', () => {
+  it('the contract has the calls of R-API-1', () => {
     const ids = contract.operations.map((op) => op.operationId).sort();
     expect(ids).toEqual(
       expect.arrayContaining([

@@ -388,7 +388,7 @@ const cases: Case[] = [
     name: 'loading error dialog',
     reach: async (page) => {
       // A read the server fails (5xx) once the area is entered; the dialog shows after its 3 retries
-      // (SPEC §7: 1 s, 2 s, 4 s apart).
+      // (R-SES-4: 1 s, 2 s, 4 s apart).
       let calls = 0;
       await page.route('**/api/me', async (route) => {
         if (calls++ === 0) await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Result } from 'axe-core';
 import type { Page } from 'playwright-core';
 
-/** What the product is held to (issue 12): WCAG 2.0, 2.1 and 2.2 A and AA, plus axe's best practices. */
+/** What the product is held to (R-A11Y-1): WCAG 2.0, 2.1 and 2.2 A and AA, plus axe's best practices. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
 
 /** One violation as a person fixing it reads it: rule, impact, what it asks, and every element at fault. */

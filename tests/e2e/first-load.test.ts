@@ -4,7 +4,7 @@ import { launchBrowser, startProduct, type RunningProduct } from './harness.ts';
 import { callApi, cli, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
- * The signed-in pages' first load (docs/DECISIONS.md, "Signed-in pages' first load"): each page's
+ * The signed-in pages' first load (docs/decisions/0052-first-screen-budget-and-code-splitting.md): each page's
  * own document preloads its route's code, and its first API reads are asked for before the app runs
  * (src/early-requests.ts). The app must take every one of them and ask nothing twice: a video's
  * GET records a view, so one opening is still one view.

@@ -5,7 +5,7 @@ import { launchBrowser, newestToast, screenshot, screenshotsDir, startProduct, t
 import { callApi, cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
- * The library (SPEC.md §2 /videos and /videos/{id}, §4, §8) in Chromium against the real built
+ * The library (R-LIB-1, R-VID-1, R-LIB-18, R-VID-2) in Chromium against the real built
  * server, on the demo library (real mp4 files made by ffmpeg).
  */
 
@@ -110,7 +110,7 @@ describe('the library in Chromium', () => {
     expect(await waitForList((params) => !params.has('q'))).toHaveLength(DEMO_VIDEOS);
   });
 
-  it('filters by tag through the popover, with every rule of SPEC §2', async () => {
+  it('filters by tag through the popover, with every rule of R-LIB-6', async () => {
     await page.getByRole('button', { name: 'Etiqueta', exact: true }).click();
     const popover = page.getByRole('dialog', { name: 'Filtrar por etiquetas' });
     await popover.waitFor();
@@ -224,7 +224,7 @@ describe('the library in Chromium', () => {
     await page.getByRole('tab', { name: 'Todos' }).click();
   });
 
-  it('the detail page plays the video, rates it with the §8 toasts, marks it seen, resumes where the user left, and Volver keeps the filters', async () => {
+  it('the detail page plays the video, rates it with the R-VID-2 toasts, marks it seen, resumes where the user left, and Volver keeps the filters', async () => {
     await searchFor('oficina');
     const title = (await titles())[0]!;
     expect(await card(title).getByText('No visto').count()).toBe(1);

@@ -6,7 +6,7 @@ import { launchBrowser, screenshot, startProduct, type RunningProduct } from './
 import { cli, openSignedIn, registerThroughApi, type SignedIn } from './session.ts';
 
 /**
- * The statistics dashboard (SPEC.md §2 /statistics, §7, §9; issue 10) in Chromium against the real
+ * The statistics dashboard (R-STAT-2, R-STAT-4) in Chromium against the real
  * built server: the demo library plus views, ratings and users made by `cli generate`. What the page
  * shows is compared with what the API answers for the same page; the downloads are read back.
  */
@@ -190,7 +190,7 @@ describe('the statistics dashboard in Chromium', () => {
     let refuse = true;
     await page.route(/\/api\/statistics\?.*table=vmr/, (route) => (refuse ? route.fulfill({ status: 503, contentType: 'application/problem+json', body: '{"type":"about:blank","title":"Service Unavailable","status":503}' }) : route.fallback()));
     await openSignedIn(page, product, admin, '/statistics');
-    // Two retries first (SPEC.md §7), then the message.
+    // Two retries first (R-SES-4), then the message.
     await card('vmr').getByText('Error al obtener los datos').waitFor({ timeout: 20_000 });
     expect(await firstCells('uma')).toHaveLength(5);
     refuse = false;
@@ -199,7 +199,7 @@ describe('the statistics dashboard in Chromium', () => {
     await page.unroute(/\/api\/statistics\?.*table=vmr/);
   });
 
-  it('exports a whole table as {table}.csv and the dashboard as allData, per SPEC.md §9', async () => {
+  it('exports a whole table as {table}.csv and the dashboard as allData, per R-STAT-7', async () => {
     await openSignedIn(page, product, admin, '/statistics');
     await firstCells('uma');
 

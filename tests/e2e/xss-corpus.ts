@@ -1,5 +1,5 @@
 /**
- * A corpus of cross-site scripting payloads for tests/e2e/xss.test.ts (issue 13), and the
+ * A corpus of cross-site scripting payloads for tests/e2e/xss.test.ts (R-SEC-3), and the
  * spreadsheet-formula strings of CSV injection.
  *
  * Sources and licence:

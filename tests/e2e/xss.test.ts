@@ -26,7 +26,7 @@ import { BEACON_PATH, PAYLOADS, type Payload } from './xss-corpus.ts';
 
 const SSO_SECRET = 'xss-e2e-identity-source-shared-secret-0123456789';
 const BUNDLE_TITLE = 'Paquete';
-/** The long description's limit (SPEC §5): the bundles hold as many payloads as fit. */
+/** The long description's limit (R-ADM-2): the bundles hold as many payloads as fit. */
 const LONG_MAX = 1024;
 
 let product: RunningProduct;
@@ -427,7 +427,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-describe('stored payloads never run in Chromium (issue 13)', () => {
+describe('stored payloads never run in Chromium (R-SEC-3)', () => {
   it('the API stores each payload where its rules allow it, and refuses the others with a clean problem', () => {
     expect(PAYLOADS.length).toBeGreaterThanOrEqual(40);
     // Titles (3–100), short (3–255) and long (3–1024) descriptions take every payload that fits.

@@ -1,5 +1,5 @@
 /**
- * Each page's own Spanish document title, and where the focus goes when a page is shown (issue 12):
+ * Each page's own Spanish document title, and where the focus goes when a page is shown (R-GEN-5):
  * the sign-in form's first field, else the page's main heading after a navigation. The real app and
  * router, the API answered by Mock Service Worker.
  */

@@ -378,7 +378,7 @@ describe('Subir video, in the app', () => {
     expect(await screen.findByLabelText('Arrastre un video aquí o haga clic para elegirlo')).toBeInTheDocument();
   });
 
-  it('Confirmar shows each §5 message under its field and sends nothing until the form is valid', async () => {
+  it('Confirmar shows each R-ADM-2 message under its field and sends nothing until the form is valid', async () => {
     await openWizard();
     await chooseVideo();
     await completeTransfer();

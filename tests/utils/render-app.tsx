@@ -5,7 +5,7 @@ import { storeToken } from '../../src/lib/auth-token.ts';
 import { createApp } from '../../src/router.tsx';
 import { renderWithTheme } from './render.tsx';
 
-/** Retries of failed reads come 5 ms apart in UI tests (SPEC.md §7's 1 s, 2 s, 4 s in the app). */
+/** Retries of failed reads come 5 ms apart in UI tests (R-SES-4's 1 s, 2 s, 4 s in the app). */
 export const TEST_RETRY_DELAY_MS = 5;
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 
 /**
- * The speed of the video list (docs/DECISIONS.md, Library): generation counters that every write
+ * The speed of the video list (docs/decisions/0085-no-caches-on-the-read-path.md): generation counters that every write
  * of what a list depends on bumps, in its own transaction, so a server remembers list answers until
  * the data changes (several servers share one PostgreSQL database: each reads the counters).
  *

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 
 /**
- * Uploads (issue 8): one row per upload session (POST /api/uploads), keyed by its asset id, that
+ * Uploads (R-UPL-3): one row per upload session (POST /api/uploads), keyed by its asset id, that
  * follows the video file from the signed location through processing (probe, thumbnail, preview);
  * POST /api/videos takes the asset of a `ready` row. Videos gain `thumbnail_version`, bumped when a
  * thumbnail is replaced, so the signed thumbnail location changes and caches fetch the new picture;

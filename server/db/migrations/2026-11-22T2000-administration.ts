@@ -3,7 +3,7 @@ import type { DialectName } from '../database.ts';
 import { idColumn } from './helpers.ts';
 
 /**
- * Administration (issue 9):
+ * Administration (R-SEC-5):
  * - `audit_log`: one row per administrative change (tag created/renamed/deleted, role changed, user
  *   blocked/unblocked, invitation created/revoked, video created/edited/deleted, second factor reset),
  *   written in the transaction of the change: who (id and name at the time), when, what, on which

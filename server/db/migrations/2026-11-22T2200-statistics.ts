@@ -2,9 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 
 /**
- * Statistics (issue 10): counters of the views (`view_events`) kept up to date in the transaction
+ * Statistics (R-STAT-9): counters of the views (`view_events`) kept up to date in the transaction
  * that records or forgets a view, so the dashboard reads small tables whatever the length of the
- * history (docs/DECISIONS.md, "Statistics: counters kept as views arrive"):
+ * history (docs/decisions/0045-statistics-counters.md):
  * - `videos.view_count`, `users.view_count`: openings of the video, and by the user;
  * - `organization_views`: openings by users of each organisation (their organisation at the time);
  * - `view_counts_hourly`: openings per UTC hour ('2026-11-22T08'), for the totals and the days.

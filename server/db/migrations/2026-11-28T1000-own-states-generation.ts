@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 
 /**
- * A generation of each user's own fields (docs/DECISIONS.md, Library: "A list remembers the
- * caller's own fields too"): scope `states:<id>` of `video_list_generations`, bumped in the
+ * A generation of each user's own fields
+ * (docs/decisions/0085-no-caches-on-the-read-path.md): scope `states:<id>` of `video_list_generations`, bumped in the
  * transaction of every write of that user's rating, favourite, seen mark or playback position of any
  * video (a row of `video_user_states` added, changed in one of those or removed), whoever writes
  * it. The list then reads a user's own fields of a page only when they changed since it last did.

@@ -241,7 +241,7 @@ export type SessionUser = Pick<UserRow, 'id' | 'username' | 'rol' | 'bloqueado' 
  */
 export async function findSessionUser(db: Executor, userId: number, sessionId: string | undefined): Promise<SessionUser | undefined> {
   // Plain SQL, not the query builder, which builds and compiles it at every authenticated request:
-  // 20 µs of CPU per look-up instead of 25–27 µs (docs/DECISIONS.md, "The session look-up is plain SQL").
+  // 20 µs of CPU per look-up instead of 25–27 µs (docs/decisions/0014-session-tokens-and-revocation.md).
   const { rows } = await sql<Omit<SessionUser, 'sessionEnded'> & { session_ended: number | boolean }>`select u.id, u.username, u.rol, u.bloqueado, u.token_version,
     ${sessionId === undefined ? sql`0` : sql`exists (select 1 from ended_sessions e where e.session_id = ${sessionId})`} as session_ended
     from users u where u.id = ${userId}`.execute(db);

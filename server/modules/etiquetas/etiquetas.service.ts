@@ -15,7 +15,7 @@ type Etiqueta = components['schemas']['Etiqueta'];
 type EtiquetaPatch = BodyOf<'patchEtiqueta'>;
 type TagsContext = Pick<AppContext, 'db'>;
 
-/** SPEC §5: a tag name has at least 3 characters; the column holds 50. Counted without the spaces at either end. */
+/** R-TAG-2: a tag name has at least 3 characters; the column holds 50. Counted without the spaces at either end. */
 export const TAG_NAME_LIMITS = { min: 3, max: 50 } as const;
 
 const spanish = new Intl.Collator('es', { sensitivity: 'base', numeric: true });

@@ -47,8 +47,8 @@ export function mediaModule(ctx: AppContext, storage: Storage = ctx.storage): Se
         if (check !== 'valid') throw new HttpProblem(403, 'invalid-signature', 'this media location is not signed for this file');
 
         // A thumbnail's WebP copy to a browser that accepts it (about half the bytes), else the JPEG;
-        // caches keep one answer per Accept (docs/DECISIONS.md, "Thumbnails as WebP"). With `w`, the
-        // card-sized copy when there is one (docs/DECISIONS.md, "Card-sized thumbnails").
+        // caches keep one answer per Accept (docs/decisions/0040-thumbnails-previews-and-webp-copies.md). With `w`, the
+        // card-sized copy when there is one (docs/decisions/0040-thumbnails-previews-and-webp-copies.md).
         const webp = file === 'thumbnail.jpg' && acceptsWebp(header(request.headers.accept));
         if (file === 'thumbnail.jpg') reply.header('Vary', 'Accept');
         const copies = w === undefined ? [THUMBNAIL_WEBP] : [THUMBNAIL_SMALL_WEBP, THUMBNAIL_WEBP];
@@ -108,7 +108,7 @@ export function mediaModule(ctx: AppContext, storage: Storage = ctx.storage): Se
           streaming = true;
           if (opened.readBytes && sent.end - sent.start < MEMORY_READ_MAX_BYTES) {
             // A player's 1 MiB range or a picture: one read into a reused buffer and one write, instead of
-            // a stream (docs/DECISIONS.md, "Media ranges in one read"). The buffer is reused once sent.
+            // a stream (docs/decisions/0033-media-ranges-and-conditional-requests.md). The buffer is reused once sent.
             const { bytes, release } = await opened.readBytes(sent);
             reply.raw.once('finish', release);
             await reply.send(bytes);

@@ -3,8 +3,8 @@ import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
 /**
- * The view counters (migration 2026-11-22T2200-statistics; docs/DECISIONS.md, "Statistics: counters
- * kept as views arrive") and the dashboard's reads of them. Every write runs in the transaction of
+ * The view counters (migration 2026-11-22T2200-statistics;
+ * docs/decisions/0045-statistics-counters.md) and the dashboard's reads of them. Every write runs in the transaction of
  * the view event it counts or forgets, so the counters always equal what `view_events` holds.
  */
 export type Executor = Kysely<Database>;

@@ -16,7 +16,7 @@ import { claimProcessing, finishClaim, findUpload, insertUpload, listClaimable, 
 import { createUploadsService } from './uploads.service.ts';
 
 /**
- * Several server processes on one database (issue 13): the processing of a video is leased, so one
+ * Several server processes on one database (R-OPS-1): the processing of a video is leased, so one
  * instance processes it, and another takes it over when the lease of an instance that died runs out.
  * Other "instances" are other connections (pools) to the test's database.
  */

@@ -32,7 +32,7 @@ type ManageContext = Pick<AppContext, 'db' | 'secrets' | 'log'> & Partial<Pick<A
 
 type FieldError = { field: string; message: string };
 
-/** The texts of a new video, trimmed and checked (SPEC §5); every failing field is named at once. */
+/** The texts of a new video, trimmed and checked (R-ADM-2); every failing field is named at once. */
 function checkTexts(body: VideoCreate): { titulo: string; descripcionCorta: string; descripcion: string | null } {
   const titulo = requiredText(body.titulo, TEXT_LIMITS.titulo);
   const descripcionCorta = requiredText(body.descripcionCorta, TEXT_LIMITS.descripcionCorta);

@@ -143,7 +143,7 @@ describeOnEachDatabase('videos: creating, changing and deleting them (administra
       expect(await titles(server(), ana.session)).not.toContain('Solo para TAO');
     });
 
-    describe('checks the texts as SPEC §5 says (trimmed; blank is empty)', () => {
+    describe('checks the texts as R-ADM-2 says (trimmed; blank is empty)', () => {
       const accepted: Array<[string, Record<string, unknown>, Partial<Video>]> = [
         ['titulo of 3', { titulo: 'abc' }, { titulo: 'abc' }],
         ['titulo of 100', { titulo: 't'.repeat(100) }, { titulo: 't'.repeat(100) }],
@@ -343,7 +343,7 @@ describeOnEachDatabase('videos: creating, changing and deleting them (administra
       expect((await media(before.urlThumbnail!)).statusCode).toBe(200);
     });
 
-    describe('the administrators’ texts reach the SPEC §5 boundaries', () => {
+    describe('the administrators’ texts reach the R-ADM-2 boundaries', () => {
       const accepted: Array<[string, string | null, Partial<Video>]> = [
         ['/titulo', 'abc', { titulo: 'abc' }],
         ['/titulo', 't'.repeat(100), { titulo: 't'.repeat(100) }],

@@ -322,7 +322,7 @@ export async function findTagsOfVideos(db: Executor, videoIds: readonly number[]
   const byVideo = new Map<number, Array<{ id: number; nombre: string }>>();
   if (videoIds.length === 0) return byVideo;
   // Plain SQL, not the query builder: every opening of a video reads its tags, and building and
-  // compiling this statement was a tenth of the server's CPU per opening (docs/DECISIONS.md, "Twelfth session").
+  // compiling this statement was a tenth of the server's CPU per opening (docs/decisions/0059-benchmarks-and-results.md).
   const { rows } = await sql<{ video_id: number; id: number; nombre: string }>`select vt.video_id, t.id, t.nombre
     from video_tags vt join tags t on t.id = vt.tag_id
     where vt.video_id in (${sql.join(videoIds)}) order by t.nombre_key, t.id`.execute(db);

@@ -193,7 +193,7 @@ export async function getVideo(ctx: VideosContext, caller: Caller, id: number): 
 
 const USER_PATHS: ReadonlySet<string> = new Set(['/puntuacion', '/favorito', '/visto', '/posicion']);
 
-/** SPEC §5 lengths, counted in characters (code points) of the text without the spaces at either end. */
+/** R-ADM-2 lengths, counted in characters (code points) of the text without the spaces at either end. */
 export const TEXT_LIMITS = {
   titulo: { min: 3, max: 100 },
   descripcionCorta: { min: 3, max: 255 },

@@ -15,7 +15,7 @@ interface LoginPageProps {
   onSignedIn: () => void;
 }
 
-/** Route '/': Usuario, Contraseña, Entrar, then the MFA modal (SPEC.md §2). */
+/** Route '/': Usuario, Contraseña, Entrar, then the MFA modal (R-AUTH-1). */
 export function LoginPage({ logic, onSignedIn }: LoginPageProps) {
   // @xstate/react keeps one actor and takes each render's implementations: the latest onSignedIn runs.
   const actorRef = useActorRef(logic.provide({ actions: { goToVideos: () => onSignedIn() } }));

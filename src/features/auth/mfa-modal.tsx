@@ -32,7 +32,7 @@ function secretOf(uri: string | undefined): string | null {
   }
 }
 
-/** The 'Autentificación MFA' modal (SPEC.md §2). */
+/** The 'Autentificación MFA' modal (R-AUTH-4). */
 export function MfaModal({ actorRef }: MfaModalProps) {
   // Keep showing the last actor's content while the modal fades out after it finished.
   const lastRef = useRef(actorRef);

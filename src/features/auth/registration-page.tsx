@@ -16,7 +16,7 @@ interface RegistrationPageProps {
   invitation: string;
   /** Called once the session token is stored. */
   onSignedIn: () => void;
-  /** Called when the browser refuses to store the token (SPEC.md §4: go to '/'). */
+  /** Called when the browser refuses to store the token (R-AUTH-7: go to '/'). */
   onTokenNotStored: () => void;
 }
 
@@ -25,7 +25,7 @@ const fieldMessages: Record<FieldError, string> = {
   mismatch: validationMessages.passwordsMismatch,
 };
 
-/** Route '/register': Usuario, Contraseña, Confirma Contraseña, Entrar, then the MFA enrolment (SPEC.md §2, §5). */
+/** Route '/register': Usuario, Contraseña, Confirma Contraseña, Entrar, then the MFA enrolment (R-AUTH-6). */
 export function RegistrationPage({ logic, invitation, onSignedIn, onTokenNotStored }: RegistrationPageProps) {
   // @xstate/react keeps one actor and takes each render's implementations: the latest callbacks run.
   const actorRef = useActorRef(

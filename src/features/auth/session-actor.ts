@@ -35,13 +35,13 @@ export function forwardApiProblems(
 
 /** What routes know about the signed-in user: the router context's `auth` (guards, the layout). */
 export interface Auth {
-  /** The app's one session actor (SPEC.md §4). */
+  /** The app's one session actor (R-SES-2). */
   session: SessionActorRef;
   /** The user claim of the stored session token; null without a token (or one that cannot be read). */
   user(): string | null;
   /** Whether a session token is stored (its claims are read for display and guards only; the server checks it). */
   hasToken(): boolean;
-  /** Whether the stored token's role claim is admin (SPEC.md §6). */
+  /** Whether the stored token's role claim is admin (R-SEC-1). */
   isAdmin(): boolean;
   /**
    * How the session is ended on the server (`endServerSession`, server-session.ts), given by the

@@ -11,7 +11,7 @@ import { SessionArea } from './session-area.tsx';
 describe('SessionArea', () => {
   it('mounts the header and the page in its first render, before the session is told it is entered', async () => {
     // The page in the app's first render (React renders it in slices), not in a second, synchronous
-    // render once 'session.enter' has been sent (docs/DECISIONS.md, "The first render in slices").
+    // render once 'session.enter' has been sent (docs/decisions/0063-first-render-in-slices.md).
     storeToken(sessionToken({ user: 'ana' }));
     onTestFinished(() => clearToken());
     const session = createActor(appSessionMachine).start();

@@ -32,8 +32,8 @@ export function SessionArea({ session, onManageUsers, onUploadVideo, onManageTag
   }, [session]);
   // The header and the page show while a token is stored, from the first render on: not waiting for
   // 'session.enter' (sent by the effect above, after that render), whose re-render drew the whole
-  // page a second time, synchronously, in one long task (docs/DECISIONS.md, "The first render in
-  // slices"). Without a token the session goes to 'Sesión expirada'. The token is looked at again
+  // page a second time, synchronously, in one long task
+  // (docs/decisions/0063-first-render-in-slices.md). Without a token the session goes to 'Sesión expirada'. The token is looked at again
   // whenever the session changes, and the area renders again only when it has changed (the session
   // clears it on logout, on 'Iniciar sesión' and on the idle time-out).
   const token = useSelector(session, () => getToken());

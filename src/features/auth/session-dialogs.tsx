@@ -7,10 +7,10 @@ const blocking = { withCloseButton: false, closeOnClickOutside: false, closeOnEs
 const ignoreClose = () => {};
 
 /**
- * 'Sesión expirada' (Iniciar sesión) and 'Error obteniendo datos' (Recargar), SPEC.md §2/§8. Each
+ * 'Sesión expirada' (Iniciar sesión) and 'Error obteniendo datos' (Recargar), R-SES-2. Each
  * dialog is mounted only while it shows: neither closes back onto the page (one leaves for the
  * sign-in page, the other reloads), and two closed Modals were work in every signed-in page's first
- * render (docs/DECISIONS.md, "Less work in the first render").
+ * render (docs/decisions/0063-first-render-in-slices.md).
  */
 export function SessionDialogs({ session }: { session: SessionActorRef }) {
   const expired = useSelector(session, (snapshot) => snapshot.matches({ inside: 'expired' }));

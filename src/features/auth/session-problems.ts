@@ -9,7 +9,7 @@ export interface ApiProblemLike {
 }
 
 /**
- * SPEC.md §4: a 401 or 403 answer from any call means the session expired. The API client's
+ * R-SES-2: a 401 or 403 answer from any call means the session expired. The API client's
  * problem listener sends it at once (reads do not retry 4xx answers anyway).
  */
 export function expiryEventFor(problem: ApiProblemLike): SessionEvent | null {
@@ -18,7 +18,7 @@ export function expiryEventFor(problem: ApiProblemLike): SessionEvent | null {
 }
 
 /**
- * SPEC.md §4: a read that failed with a server error (>= 500), a network error or a time-out shows
+ * R-SES-3: a read that failed with a server error (>= 500), a network error or a time-out shows
  * 'Error obteniendo datos'. The query cache sends it once, when a read has failed after its retries.
  * Other 4xx answers (form validation, not found) and failed writes are left to the screen that made
  * the call. The session machine ignores both events outside the authenticated area, so the login,

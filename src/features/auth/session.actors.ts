@@ -1,7 +1,7 @@
 import { fromCallback } from 'xstate';
 import type { SessionEvent } from '../../../machines/session/session.types.ts';
 
-/** SPEC.md §4: mouse, keyboard, scroll or touch activity keeps the session alive. */
+/** R-SES-5: mouse, keyboard, scroll or touch activity keeps the session alive. */
 export const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'scroll', 'wheel', 'touchstart'] as const;
 
 /** Sends 'session.activity' on any activity on the window (capture phase: scrolls of inner elements count too). */

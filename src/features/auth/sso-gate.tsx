@@ -30,12 +30,12 @@ export function SsoSplash() {
 }
 
 /**
- * Single sign-on in front of the authenticated area (SPEC.md §2). The machine starts once,
+ * Single sign-on in front of the authenticated area (R-AUTH-8). The machine starts once,
  * with the `xwikiid` of the first render: removing it from the address does not restart it.
  * After a failure the children render too; without a token they show 'Sesión expirada'.
  * Opened without `xwikiid` (every visit but the portal's), the machine would only find none and
  * show the content: it is not made at all (one machine and actor fewer in each signed-in page's
- * first render, docs/DECISIONS.md, "Less work in the first render").
+ * first render, docs/decisions/0063-first-render-in-slices.md).
  */
 export function SsoGate(props: SsoGateProps) {
   const [tokenAtStart] = useState(props.ssoToken);

@@ -6,7 +6,7 @@ const CRLF = '\r\n';
 /** The lines of a document, without the byte-order mark and the last line end. */
 const linesOf = (content: string) => content.slice(BYTE_ORDER_MARK.length).split(CRLF).slice(0, -1);
 
-describe('csvLine: SPEC §9', () => {
+describe('csvLine: R-STAT-7', () => {
   it('separates cells with semicolons', () => {
     expect(csvLine(['ana', 'Ana Pérez', 'x'])).toBe('ana;Ana Pérez;x');
   });

@@ -1,7 +1,7 @@
 /**
- * The statistics' CSV (SPEC.md §9 "CSV export"): semicolon separators, commas stripped from every
+ * The statistics' CSV (R-STAT-7): semicolon separators, commas stripped from every
  * cell, a row whose first cell is numeric gets an apostrophe before that cell (a spreadsheet then
- * keeps it as written). Beyond the spec (docs/DECISIONS.md "Statistics page state"):
+ * keeps it as written). Beyond the spec (docs/decisions/0046-statistics-units-order-and-csv.md):
  * - a text cell starting with = + - @ (or a tab or carriage return) also gets the apostrophe, so a
  *   spreadsheet never runs a user name or a video title as a formula (CSV injection, OWASP);
  * - a cell holding ; " CR or LF is quoted as RFC 4180 says (quotes doubled);
@@ -54,7 +54,7 @@ export function csvDocument(rows: readonly CsvRow[]): string {
   return BYTE_ORDER_MARK + rows.map((row) => csvLine(row) + LINE_END).join('');
 }
 
-// ---- the dashboard's files (SPEC.md §9: '{table}.csv', 'allData') ------------------------------------
+// ---- the dashboard's files (R-STAT-7: '{table}.csv', 'allData') ------------------------------------
 
 /** A file to download. */
 export interface CsvFile {

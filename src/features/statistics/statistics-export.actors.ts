@@ -47,7 +47,7 @@ export async function collectRows(request: StatisticsExportRequest, signal: Abor
 
 /**
  * The export machine with the app's side effects: the rows from the API, the file through the
- * browser's downloads, a failure as the toast 'Error al obtener los datos' (SPEC.md §2).
+ * browser's downloads, a failure as the toast 'Error al obtener los datos' (R-STAT-6).
  */
 export function createStatisticsExportLogic(toasts: Pick<ToastStore, 'show'>) {
   // The toast's actor is created just after the machine's step: XState warns when a machine is

@@ -2,7 +2,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { statisticsMessages } from '../../lib/messages.ts';
 
-/** A dashboard read that failed (SPEC.md §2): 'Error al obtener los datos' and 'Recargar', which asks again. */
+/** A dashboard read that failed (R-STAT-6): 'Error al obtener los datos' and 'Recargar', which asks again. */
 export function StatisticsFailure({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
   return (
     <Stack align="center" gap="xs" py="md" role="alert">

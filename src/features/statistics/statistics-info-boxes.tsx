@@ -40,7 +40,7 @@ export interface StatisticsInfoBoxesProps {
   onRetry: () => void;
 }
 
-/** The info boxes (SPEC.md §2): icon, count and title of each, in a grid of one to six columns. */
+/** The info boxes (R-STAT-2): icon, count and title of each, in a grid of one to six columns. */
 export function StatisticsInfoBoxes({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesProps) {
   return (
     <section aria-label={appLabels.statisticsSummary} aria-busy={boxes === undefined && !failed}>

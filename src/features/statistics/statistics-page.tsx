@@ -62,7 +62,7 @@ function TableSection({ table, paging, onPaging, onExport, exportBusy, exporting
 }
 
 /**
- * The statistics dashboard (SPEC.md §2 "Statistics"): 'Volver' to the list as it was (the layout
+ * The statistics dashboard (R-STAT-2): 'Volver' to the list as it was (the layout
  * keeps its filters), 'Datos Generales', 'Exportar dashboard', the General tab with the info boxes,
  * the views of the last 30 days and the four paged tables. Each part loads and fails on its own
  * (the route primes every read without waiting); the exports run on the export machine.

@@ -1,11 +1,11 @@
 import type { components } from '../../../contract/openapi.gen.ts';
 
 /**
- * The dashboard tables' paging in the address (SPEC.md §2 "Statistics", §4 "Table paging", §9):
+ * The dashboard tables' paging in the address (R-STAT-2, R-STAT-4):
  * `uma_limit`, `uma_offset`, `uma_page` and the same for `oma_`, `vmv_`, `vmr_`. Defaults: limit 5,
  * offset 0, page 0. Anything invalid falls back to its default, never an error; an offset that
  * disagrees with page × limit wins (it is what the API is asked for): the page is derived from it
- * and the offset put back on a page boundary (docs/DECISIONS.md "Statistics page state").
+ * and the offset put back on a page boundary (docs/decisions/0047-statistics-page-state-and-chart.md).
  */
 
 export type StatisticsTableId = components['schemas']['StatisticsTable'];
@@ -13,7 +13,7 @@ export type StatisticsTableId = components['schemas']['StatisticsTable'];
 /** The four tables, in the dashboard's order. */
 export const statisticsTableIds = ['uma', 'oma', 'vmv', 'vmr'] as const satisfies readonly StatisticsTableId[];
 
-/** SPEC.md §9: the page sizes offered; 5 by default. */
+/** R-STAT-4: the page sizes offered; 5 by default. */
 export const PAGE_SIZES = [5, 10, 25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 
@@ -92,7 +92,7 @@ export function tablePagings(search: Record<string, unknown>): Record<Statistics
   return Object.fromEntries(statisticsTableIds.map((table) => [table, pagingOf(search, table)])) as Record<StatisticsTableId, TablePaging>;
 }
 
-// ---- paging (SPEC.md §4: a new page sets offset = page × size; a new size starts again at page 0) ----
+// ---- paging (R-STAT-4: a new page sets offset = page × size; a new size starts again at page 0) ----
 
 /** The page `page` (0-based) at the same size. */
 export function goToPage(paging: TablePaging, page: number): TablePaging {
@@ -108,11 +108,11 @@ export function withPageSize(size: PageSize): TablePaging {
   return { limit: size, offset: 0, page: 0 };
 }
 
-/** SPEC.md §9: previous is disabled at offset 0. */
+/** R-STAT-4: previous is disabled at offset 0. */
 export const canPrevious = (paging: TablePaging): boolean => paging.offset > 0;
 
 /**
- * SPEC.md §9: "Next is disabled when page size exceeds rows returned": a full page may have more
+ * R-STAT-4: "Next is disabled when page size exceeds rows returned": a full page may have more
  * after it; a short one is the last. Unknown (loading, failed): no next page to offer.
  */
 export function canNext(paging: TablePaging, rowsReturned: number | undefined): boolean {

@@ -59,7 +59,7 @@ function Cell({ row, column }: { row: AnyStatisticsRow; column: StatisticsColumn
 }
 
 /**
- * One dashboard table (SPEC.md §2 "Statistics"): its title, column headers and the page's rows
+ * One dashboard table (R-STAT-2): its title, column headers and the page's rows
  * (skeleton rows while they load, 'No se han encontrado datos' when there are none, 'Error al
  * obtener los datos' with 'Recargar' when the read failed); under it the paging: previous, 'Página
  * N' (1-based), next, the page size and 'Exportar'. Narrower than a 320 px phone, the table
@@ -167,7 +167,7 @@ export function StatisticsTableCard({
         {/* On a 320 px phone 'Exportar' goes under the page size rather than past the card's edge. */}
         <Group gap="xs" wrap="wrap" align="center">
           {/* The browser's own select: a phone shows its picker, and nothing is mounted (or measured) for a
-              list that stays closed on four tables (docs/DECISIONS.md, "Less work in the first render"). */}
+              list that stays closed on four tables (docs/decisions/0063-first-render-in-slices.md). */}
           <NativeSelect
             size="xs"
             label={appLabels.rowsPerPage}

@@ -22,7 +22,7 @@ type RowKey = { [T in StatisticsTableId]: keyof StatisticsTableRows[T][number] }
 export type ColumnKind = 'text' | 'count' | 'rating' | 'video';
 
 export interface StatisticsColumn {
-  /** The column header (SPEC.md §2), also the CSV header. */
+  /** The column header (R-STAT-7), also the CSV header. */
   header: string;
   key: Exclude<RowKey, 'id'>;
   kind: ColumnKind;
@@ -34,7 +34,7 @@ export interface StatisticsTableDefinition {
   columns: readonly StatisticsColumn[];
 }
 
-/** The four dashboard tables of SPEC.md §2, with their query-string prefixes (uma_, oma_, vmv_, vmr_). */
+/** The four dashboard tables of R-STAT-3, with their query-string prefixes (uma_, oma_, vmv_, vmr_). */
 export const statisticsTables = [
   {
     id: 'uma',

@@ -7,7 +7,7 @@ import type { StatisticsTableId } from './statistics-search.ts';
 import type { StatisticsTableRows } from './statistics-tables.ts';
 
 /**
- * The dashboard's reads (SPEC.md §7, GET /api/statistics), one `queryOptions` per read, shared by
+ * The dashboard's reads (R-STAT-2, GET /api/statistics), one `queryOptions` per read, shared by
  * the /statistics loader that primes them and the components that show them. They follow the
  * statistics policy (`statisticsQueryDefaults`: 2 retries, none on a 4xx, no refetch on window
  * focus) and report their own failure on the page ('Error al obtener los datos' with 'Recargar'),

@@ -115,7 +115,7 @@ export function monotonePath(points: ReadonlyArray<readonly [number, number]>): 
 
 /**
  * The views-per-day chart: an area drawn in SVG here (a few kilobytes, where a charting library
- * was over 100 KB to load and run on a phone: docs/DECISIONS.md, "Signed-in pages in few files").
+ * was over 100 KB to load and run on a phone: docs/decisions/0052-first-screen-budget-and-code-splitting.md).
  * The drawing is hidden from assistive technology: the same numbers are the table beside it, and
  * 'Ver como tabla' shows that table instead. A pointer over the drawing shows the day's figure.
  */

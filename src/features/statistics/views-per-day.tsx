@@ -28,7 +28,7 @@ export interface ViewsPerDayProps {
 }
 
 /**
- * Views per day of the last 30 days (issue 10, beyond the spec): an area chart, and the same
+ * Views per day of the last 30 days (R-STAT-8): an area chart, and the same
  * numbers as a real table. The table is always there for assistive technology (visually hidden);
  * 'Ver como tabla' shows it instead of the drawing, for whoever would rather read the numbers (or
  * cannot point at the chart for its tooltips).
@@ -40,7 +40,7 @@ export function ViewsPerDay({ days, failed, retrying, onRetry }: ViewsPerDayProp
 
   // Shown ('Ver como tabla'): Mantine's table. Visually hidden beside the drawing, for assistive
   // technology only: the same table in plain elements, about 150 styled components fewer in the page's
-  // first render (docs/DECISIONS.md, "Less work in the first render").
+  // first render (docs/decisions/0063-first-render-in-slices.md).
   const table = (styled: boolean) => {
     if (!points) return undefined;
     if (!styled) {

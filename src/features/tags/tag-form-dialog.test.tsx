@@ -1,7 +1,7 @@
 /**
  * 'Nueva etiqueta' and 'Editar etiqueta' from 'Administrar etiquetas' on the library page of an
  * administrator, in the real app with only the network replaced (tags.test-support.ts): a
- * model-based walk of the dialog machine as the app runs it (its §5 rules and the no-op rename
+ * model-based walk of the dialog machine as the app runs it (its R-TAG-2 rules and the no-op rename
  * included) — every state, every transition, each rule's message, a taken name (409) and a failure.
  */
 import { screen, waitFor, within } from '@testing-library/react';

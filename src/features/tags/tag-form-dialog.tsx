@@ -21,7 +21,7 @@ function ruleMessage(error: TagNombreError): string {
 
 /**
  * 'Nueva etiqueta' and 'Editar etiqueta': the field Nombre (the tag's name when editing), Guardar
- * (checks SPEC.md §5's rules, then saves; a loader while it saves) and Cancelar. The §5 messages
+ * (checks R-TAG-2's rules, then saves; a loader while it saves) and Cancelar. The R-TAG-2 messages
  * show under the field after a Guardar that broke a rule and follow the corrections; a name another
  * tag has shows 'Ya existe una etiqueta con ese nombre' there until it is changed.
  */

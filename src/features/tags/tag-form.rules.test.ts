@@ -1,4 +1,4 @@
-/** The tag name's rules (SPEC.md §5 "Tag nombre", openapi.yaml's `EtiquetaNombre`: 3–50). */
+/** The tag name's rules (R-TAG-2, openapi.yaml's `EtiquetaNombre`: 3–50). */
 import { describe, expect, it } from 'vitest';
 import { validateTagNombre } from './tag-form.rules.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The tag form's rules (SPEC.md §5 "Tag nombre": required, at least 3 characters; blank means empty
+ * The tag form's rules (R-TAG-2: required, at least 3 characters; blank means empty
  * or only whitespace) and openapi.yaml's upper limit (`EtiquetaNombre`, 50). Lengths count the name
  * without the spaces at either end, in characters, as the server does.
  */

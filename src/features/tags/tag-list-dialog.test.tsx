@@ -133,7 +133,7 @@ describe('tag list dialog', () => {
   it("shows 'Error al recuperar la lista de etiquetas' when the list cannot be read after its retries, and Reintentar reads it", async () => {
     await openLibrary();
     const before = fake.lists();
-    // The read and its 3 retries (SPEC.md §7) fail.
+    // The read and its 3 retries (R-SES-4) fail.
     fake.failNextLists(4);
     await executors['dialog.open']();
     expect(await screen.findByRole('alert')).toHaveTextContent(LOAD_FAILED);

@@ -31,7 +31,7 @@ export const deleteTagDialog = createDialogMachine<Etiqueta, undefined, void>();
 export type TagFormInput = DialogWorkInput<TagFormSubject, TagFormPayload>;
 export type DeleteTagInput = DialogWorkInput<Etiqueta, undefined>;
 
-/** The form dialog's rules: SPEC.md §5, and a rename to the same name just closes. */
+/** The form dialog's rules: R-TAG-2, and a rename to the same name just closes. */
 export const tagFormGuards = {
   validate: (_: unknown, { payload }: TagFormInput) => validateTagNombre(payload.nombre) === null,
   nothingToDo: (_: unknown, { subject, payload }: TagFormInput) => subject.tag !== null && payload.nombre.trim() === subject.tag.nombre,
@@ -52,7 +52,7 @@ export interface TagCacheKeys {
 }
 
 /**
- * The administrators' tag reads and writes (SPEC.md §7 `/api/etiquetas`), each keeping the cached
+ * The administrators' tag reads and writes (R-TAG-1 `/api/etiquetas`), each keeping the cached
  * copies right: the list the dialog loads replaces the cached tags; a created, renamed or deleted
  * tag shows in the cached tags at once (the filter popover), which are then asked for again; a
  * rename or deletion also refreshes what shows tag names (the cards).
@@ -103,7 +103,7 @@ export function createTagWrites(queryClient: QueryClient, keys: TagCacheKeys) {
       return saved;
     },
 
-    /** DELETE /api/etiquetas/{id}: the tag leaves every video (SPEC.md §7). */
+    /** DELETE /api/etiquetas/{id}: the tag leaves every video (R-TAG-1). */
     async deleteTag({ subject }: DeleteTagInput): Promise<void> {
       unwrap(await api.DELETE('/api/etiquetas/{id}', { params: { path: { id: subject.id } } }));
       setTags((tags) => tags.filter((tag) => tag.id !== subject.id));

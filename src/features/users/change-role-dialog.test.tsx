@@ -1,5 +1,5 @@
 /**
- * Hacer administrador / Quitar administrador from 'Administrar usuarios' (SPEC.md §4 Users, §7), in
+ * Hacer administrador / Quitar administrador from 'Administrar usuarios' (R-USR-2), in
  * the real app with only the network replaced (users.test-support.ts): a model-based walk of the
  * role change's dialog machine as the app runs it (the confirmation, the PATCH, success with every
  * cached query asked again, failure), and the refusals the server makes (the last administrator,

@@ -12,7 +12,7 @@ export interface InvitationLinkDialogProps {
 }
 
 /**
- * 'Enlace de invitación' (SPEC.md §2): the new invitation's link (read-only, selectable) with a
+ * 'Enlace de invitación' (R-INV-1): the new invitation's link (read-only, selectable) with a
  * copy button ('Copiado' once copied), when it expires, and whether the server e-mailed it
  * ('Enviada por correo electrónico'; a failed send says to copy the link instead).
  */

@@ -1,6 +1,6 @@
 /**
- * 'Nuevo usuario' from 'Administrar usuarios' (SPEC.md §2 "create user (takes an e-mail)",
- * "invitation link", §7 POST /api/register-invitations), in the real app with only the network
+ * 'Nuevo usuario' from 'Administrar usuarios' (R-INV-1 "create user (takes an e-mail)",
+ * "invitation link", R-INV-1 POST /api/register-invitations), in the real app with only the network
  * replaced (users.test-support.ts): a model-based walk of the invitation dialog's machine as the app
  * runs it — the address, the POST, success opening the invitation link dialog (copy button,
  * 'Copiado') and the refreshed list of pending invitations, a refused address — and whether the
@@ -125,7 +125,7 @@ const states = {
   '#dialog.open.editing': async (snapshot) => {
     before = snapshot;
     expect(await screen.findByRole('dialog', { name: 'Nuevo usuario' })).toBeVisible();
-    // A fresh, empty form at each opening; no message before sending (SPEC.md §5).
+    // A fresh, empty form at each opening; no message before sending (R-INV-1).
     expect(emailField()).toHaveValue('');
     expect(emailField()).toBeEnabled();
     expect(emailField()).not.toHaveAttribute('aria-invalid', 'true');
@@ -168,7 +168,7 @@ describe('invite user dialog model (user list, administrator)', () => {
 });
 
 describe('invite user dialog model coverage', () => {
-  it('walks every state and transition; no rule is checked before sending (SPEC.md §5), so the form is never invalid', () => {
+  it('walks every state and transition; no rule is checked before sending (R-INV-1), so the form is never invalid', () => {
     const report = coverageReport(inviteUserDialog, paths, { events, states, executors });
     expect(report).toEqual({
       undescribed: [],

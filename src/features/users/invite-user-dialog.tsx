@@ -11,8 +11,8 @@ export interface InviteUserDialogProps {
 }
 
 /**
- * 'Nuevo usuario' (SPEC.md §2 "create user (takes an e-mail)"): the address (no validation shown
- * before sending, §5; the server's refusal shows under the field), Crear invitación (a loader while
+ * 'Nuevo usuario' (R-INV-1 "create user (takes an e-mail)"): the address (no validation shown
+ * before sending, R-INV-1; the server's refusal shows under the field), Crear invitación (a loader while
  * it is created) and Cancelar. Success opens the invitation link dialog.
  */
 export function InviteUserDialog({ actorRef, stackId }: InviteUserDialogProps) {

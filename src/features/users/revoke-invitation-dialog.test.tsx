@@ -1,5 +1,5 @@
 /**
- * Revocar on a pending invitation of 'Administrar usuarios' (issue 9), in the real app with only the
+ * Revocar on a pending invitation of 'Administrar usuarios' (R-INV-4), in the real app with only the
  * network replaced (users.test-support.ts): a model-based walk of the revocation's dialog machine
  * as the app runs it (the confirmation, the DELETE, success taking the invitation out of the list,
  * failure leaving it there).

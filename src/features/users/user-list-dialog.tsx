@@ -22,7 +22,7 @@ export interface UserListDialogProps {
 }
 
 /**
- * 'Administrar usuarios' (SPEC.md §2, §4 Users, §7, §8): every user with their role, organisation,
+ * 'Administrar usuarios' (R-USR-1, R-USR-2): every user with their role, organisation,
  * blocked flag, second-factor state and last sign-in, and the button that promotes them to
  * administrator or downgrades them to user; 'Nuevo usuario'; the pending invitations, each with
  * Revocar. Both lists are read only while the dialog is open; a failed read of the users shows

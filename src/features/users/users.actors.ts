@@ -10,7 +10,7 @@ import type { ToastStore } from '../../lib/toasts.ts';
 import { userKeys, type Invitation, type InvitationCreated, type Role, type Usuario } from './users.queries.ts';
 
 /**
- * 'Administrar usuarios' (SPEC.md §2 dialogs, §4 Users, §7): every dialog runs on the dialog
+ * 'Administrar usuarios' (R-USR-1, R-USR-2): every dialog runs on the dialog
  * lifecycle machine (machines/dialog/).
  *
  * - the user list (opened from the header; its lists are read while it is open; a failed read
@@ -52,7 +52,7 @@ export function inviteFailure(error: unknown): string {
 }
 
 /**
- * The administrators' writes on users and invitations, each keeping the cache right (SPEC.md §7):
+ * The administrators' writes on users and invitations, each keeping the cache right (R-USR-1):
  * a role change refreshes every cached query (the user's role shows in lists, menus and
  * statistics); an invitation created or revoked refreshes the invitation list.
  */
@@ -132,7 +132,7 @@ export function createUserAdminLogic({ queryClient, toasts, currentUser }: UserA
 
 export type UserAdminLogic = ReturnType<typeof createUserAdminLogic>;
 
-/** Shows the load failure of the user list (SPEC.md §8: the toast, and the dialog closes). */
+/** Shows the load failure of the user list (R-USR-1: the toast, and the dialog closes). */
 export function showLoadFailure(toasts: ToastStore) {
   queueMicrotask(() => void toasts.show({ kind: 'error', message: userAdminMessages.loadFailed }));
 }

@@ -3,7 +3,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { api, unwrap } from '../../lib/api/client.ts';
 
 /**
- * The reads of 'Administrar usuarios' (SPEC.md §7): the users and the invitations, fetched only
+ * The reads of 'Administrar usuarios' (R-USR-1): the users and the invitations, fetched only
  * while the dialog is open (`enabled`). Their failure is the dialog's to report (a toast, and the
  * dialog closes), not the app's 'Error obteniendo datos': `meta.reportsOwnErrors`. Each opening reads
  * them afresh (`staleTime: 0`): people register and sign in between two openings, and an

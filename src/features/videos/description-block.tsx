@@ -9,11 +9,11 @@ export interface DescriptionBlockProps extends TextProps {
 
 /** What Description and ShortDescription take: the description's text instead of its HTML. */
 export interface DescriptionTextProps extends Omit<DescriptionBlockProps, 'html'> {
-  /** The description with the marks of SPEC §1 (*bold*, _italic_, ~underlined~, line breaks). */
+  /** The description with the marks of R-GEN-3 (*bold*, _italic_, ~underlined~, line breaks). */
   text: string | null | undefined;
 }
 
-/** A description's formatted text (SPEC §1 marks), as the card and the detail page show it. */
+/** A description's formatted text (R-GEN-3 marks), as the card and the detail page show it. */
 export function DescriptionBlock({ html, lineClamp, ...textProps }: DescriptionBlockProps) {
   return (
     <Text

@@ -1,7 +1,7 @@
 import { formatDescription } from '../../lib/format/description.ts';
 import { DescriptionBlock, type DescriptionTextProps } from './description-block.tsx';
 
-/** A video's (long) description, sanitized with DOMPurify as SPEC §1 asks (formatDescription). */
+/** A video's (long) description, sanitized with DOMPurify as R-GEN-3 asks (formatDescription). */
 export function Description({ text, ...props }: DescriptionTextProps) {
   return <DescriptionBlock html={formatDescription(text)} {...props} />;
 }

@@ -6,13 +6,13 @@ import { libraryMessages } from '../../lib/messages.ts';
 export interface FavoriteToggleProps extends Pick<ActionIconProps, 'size'> {
   /** The video is one of the user's favourites (filled heart, pressed). */
   favorite: boolean;
-  /** Called with the new value (SPEC §4 "Favourite": toggles on or off). */
+  /** Called with the new value (R-LIB-18: toggles on or off). */
   onChange: (favorite: boolean) => void;
   /** While the change is being saved. */
   busy?: boolean;
 }
 
-/** The favourite heart (SPEC §1, §2): a toggle button named 'Favorito', pressed when it is one. */
+/** The favourite heart (R-LIB-3, R-VID-2): a toggle button named 'Favorito', pressed when it is one. */
 export function FavoriteToggle({ favorite, onChange, busy = false, size = 'lg' }: FavoriteToggleProps) {
   const Icon = favorite ? IconHeartFilled : IconHeart;
   return (

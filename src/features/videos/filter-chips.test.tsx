@@ -139,7 +139,7 @@ describe('tag chip', () => {
   });
 });
 
-describe('popover animation (SPEC §4/§9: opens in 400 ms, closes in 200 ms)', () => {
+describe('popover animation (R-GEN-8: opens in 400 ms, closes in 200 ms)', () => {
   it('opens over 400 ms and closes over 200 ms', async () => {
     // Mantine's test environment skips transitions: render as the app does.
     render(

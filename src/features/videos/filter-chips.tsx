@@ -133,7 +133,7 @@ function PopoverChip({
   );
 }
 
-/** Upload date (SPEC §2): Esta semana, Este mes, Últimos 6 meses, Este año, or 'es despues de' a day. */
+/** Upload date (R-LIB-9): Esta semana, Este mes, Últimos 6 meses, Este año, or 'es despues de' a day. */
 function UploadDateChip({ filter, disabled, locale, onChange, onClear }: {
   filter: UploadDateFilter | null;
   disabled: boolean;
@@ -204,7 +204,7 @@ function UploadDateChip({ filter, disabled, locale, onChange, onClear }: {
   );
 }
 
-/** Score (SPEC §2): 'Filtrar por puntuación', no Apply button — a star applies "this many or more". */
+/** Score (R-LIB-10): 'Filtrar por puntuación', no Apply button — a star applies "this many or more". */
 function ScoreChip({ filter, disabled, onChange, onClear }: {
   filter: ScoreFilter | null;
   disabled: boolean;
@@ -240,7 +240,7 @@ function ScoreChip({ filter, disabled, onChange, onClear }: {
 }
 
 /**
- * The filter chips of the list (SPEC §2): upload date, favourite, 'Etiqueta' with its popover, and
+ * The filter chips of the list (R-LIB-6): upload date, favourite, 'Etiqueta' with its popover, and
  * score; then the strip of tags. Props-driven: the host turns `onChange` / `onClear` into
  * 'filters.set' / 'filters.clear'.
  */

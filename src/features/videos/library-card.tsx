@@ -23,14 +23,14 @@ const detailLink = (video: Video) => ({ to: '/videos/$id', params: { id: String(
 const tagLink = (tag: Etiqueta) => ({ to: '/videos', search: { ...NO_FILTERS, tag: `in:${tag.id}` } });
 
 /**
- * A card of the list with its heart saved through the opinion machine (SPEC.md §4 "Favourite"):
- * the same workflow, writes and §8 toasts as the detail page. The heart shows the value being
+ * A card of the list with its heart saved through the opinion machine (R-LIB-18):
+ * the same workflow, writes and R-LIB-18 toasts as the detail page. The heart shows the value being
  * saved, then the cached video's (the write updates every cached list).
  *
  * Memoized: the grid and the page render again as the list is measured and laid out (the
  * virtualizer's sizes, as the page mounts), and with the same cached video and the same actions a
  * card has nothing new to draw; on a phone those renders redrew every card in one synchronous task
- * (docs/DECISIONS.md, "The first render in slices").
+ * (docs/decisions/0063-first-render-in-slices.md).
  */
 export const LibraryCard = memo(function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete, firstRow = false }: LibraryCardProps) {
   const actorRef = useActorRef(opinionLogic, {

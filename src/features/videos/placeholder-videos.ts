@@ -2,7 +2,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 
 type Video = components['schemas']['Video'];
 
-/** SPEC §2: while the tags or the list load or fail, 18 sample videos with lorem text are shown in a loading style. */
+/** R-LIB-15: while the tags or the list load or fail, 18 sample videos with lorem text are shown in a loading style. */
 export const PLACEHOLDER_COUNT = 18;
 
 const LOREM_TITLE = 'Lorem ipsum dolor sit amet';

@@ -1,7 +1,7 @@
 import type { PopoverProps, TransitionOverride } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 
-/** SPEC.md §4/§9: a popover opens in 400 ms and closes in 200 ms. */
+/** R-GEN-8: a popover opens in 400 ms and closes in 200 ms. */
 export const POPOVER_OPEN_MS = 400;
 export const POPOVER_CLOSE_MS = 200;
 
@@ -13,10 +13,10 @@ export const popoverTransition: TransitionOverride = {
 };
 
 /**
- * On a phone (up to 639 px, SPEC §9) a filter popover covers much of the screen: it dims the page
+ * On a phone (up to 639 px, R-GEN-9) a filter popover covers much of the screen: it dims the page
  * under it, and a tap outside only closes it. Without the overlay the popover half-covered the
  * cards' buttons, leaving slivers too small to tap that a tap meant to close it could hit (WCAG 2.5.8,
- * found by axe; issue 12).
+ * found by axe; R-A11Y-1).
  */
 export function usePopoverOverlay(): Pick<PopoverProps, 'withOverlay' | 'overlayProps'> {
   const phone = useMediaQuery('(max-width: 639px)', false, { getInitialValueInEffect: false });

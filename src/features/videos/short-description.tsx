@@ -3,7 +3,7 @@ import { DescriptionBlock, type DescriptionTextProps } from './description-block
 
 /**
  * A card's short description: the marks' HTML, escaped by construction, without DOMPurify, so the
- * list's first load does not carry it (docs/DECISIONS.md, "The cards' short descriptions without DOMPurify").
+ * list's first load does not carry it (docs/decisions/0056-description-markup-and-sanitizing.md).
  */
 export function ShortDescription({ text, ...props }: DescriptionTextProps) {
   return <DescriptionBlock html={markupDescription(text)} {...props} />;

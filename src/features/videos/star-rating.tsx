@@ -1,7 +1,7 @@
 import { Group, Rating, Text } from '@mantine/core';
 import { libraryMessages } from '../../lib/messages.ts';
 
-/** SPEC §9: five stars; a rating goes from 1 to 5. */
+/** R-VID-2: five stars; a rating goes from 1 to 5. */
 export const STAR_COUNT = 5;
 
 export interface AverageStarsProps {
@@ -32,10 +32,10 @@ function Star({ filled, clipPath }: { filled: boolean; clipPath?: string }) {
 }
 
 /**
- * The average score of a card (SPEC §3 "rounded to fill 5 stars"): read-only stars filled to the
+ * The average score of a card (R-LIB-10): read-only stars filled to the
  * nearest half star, read out as one image 'Puntuación media: 3,5 de 5'. Drawn as Mantine's Rating
  * draws them, without its radio inputs and labels (ten of each per card, for stars nobody can
- * change: about a fifth of a card's first render; docs/DECISIONS.md, "Less work in the first render").
+ * change: about a fifth of a card's first render; docs/decisions/0063-first-render-in-slices.md).
  */
 export function AverageStars({ value, size = 'sm' }: AverageStarsProps) {
   const average = Math.min(Math.max(Number.isFinite(value) ? value : 0, 0), STAR_COUNT);
@@ -66,7 +66,7 @@ export interface StarRatingProps {
 }
 
 /**
- * The detail page's rating (SPEC §2 "Video detail", §4 "Rating"): five stars named '1 estrella' …
+ * The detail page's rating (R-VID-1, R-VID-2): five stars named '1 estrella' …
  * '5 estrellas' in a group 'Su puntuación'. Keyboard: Tab into the stars, arrows to move, Enter or
  * Space to rate.
  */

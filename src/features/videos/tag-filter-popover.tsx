@@ -22,7 +22,7 @@ export interface TagFilterPopoverProps {
   logic?: typeof tagFilterMachine;
 }
 
-/** The chip's text: 'Etiqueta', or up to 3 applied tag names then 'y N más' (SPEC §2, §9). */
+/** The chip's text: 'Etiqueta', or up to 3 applied tag names then 'y N más' (R-LIB-7). */
 export function tagChipText(tags: readonly Etiqueta[], ids: readonly number[]): string {
   const names = new Map(tags.map((tag) => [tag.id, tag.nombre]));
   const known = ids.flatMap((id) => (names.has(id) ? [names.get(id)!] : []));
@@ -30,7 +30,7 @@ export function tagChipText(tags: readonly Etiqueta[], ids: readonly number[]): 
 }
 
 /**
- * The 'Etiqueta' chip and its popover 'Filtrar por etiquetas' (SPEC §2), driven by the tag-filter
+ * The 'Etiqueta' chip and its popover 'Filtrar por etiquetas' (R-LIB-6), driven by the tag-filter
  * machine. The filter in effect comes from the host (`appliedIds`): whatever changes it elsewhere
  * (a tag link on a card, 'Todos', restored filters) is what the popover shows as selected next time.
  */

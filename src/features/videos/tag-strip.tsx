@@ -6,7 +6,7 @@ import { libraryMessages } from '../../lib/messages.ts';
 
 type Etiqueta = components['schemas']['Etiqueta'];
 
-/** SPEC §2/§9: the tag strip scrolls in steps of 300 px. */
+/** R-LIB-16: the tag strip scrolls in steps of 300 px. */
 export const TAG_STRIP_STEP_PX = 300;
 
 export interface TagStripProps {
@@ -27,7 +27,7 @@ type Side = 'back' | 'forward';
  * Every tag in one row, as chips that add or remove the tag from the filter. When the row overflows,
  * an arrow over each end it can scroll towards scrolls it 300 px back or forward; an arrow lies over
  * the row (fading the chips under it) and goes at the end it has reached, so the chips never move when
- * the arrows come and go (docs/DECISIONS.md, "The tag strip's arrows over its ends"). An arrow that
+ * the arrows come and go (R-LIB-16). An arrow that
  * goes while it has the focus hands it to the other one.
  */
 export function TagStrip({ tags, selectedIds, onChange, disabled = false }: TagStripProps) {

@@ -62,7 +62,7 @@ describe('VideoCard', () => {
     const thumbnail = within(card()).getByRole('img', { name: 'Miniatura de Paseo por el parque' });
     expect(thumbnail).toHaveAttribute('src', '/media/42/thumb.jpg');
     expect(thumbnail).toHaveAttribute('loading', 'lazy');
-    // decoded off the main thread where the browser can (docs/DECISIONS.md, "Thumbnails as WebP")
+    // decoded off the main thread where the browser can (docs/decisions/0040-thumbnails-previews-and-webp-copies.md)
     expect(thumbnail).toHaveAttribute('decoding', 'async');
     expect(within(card()).getByRole('heading', { level: 2 })).toHaveTextContent('Paseo por el parque');
     expect(within(card()).getByText('paseo', { selector: 'strong' })).toBeInTheDocument();

@@ -14,7 +14,7 @@ import { AverageStars } from './star-rating.tsx';
 type Video = components['schemas']['Video'];
 type Etiqueta = components['schemas']['Etiqueta'];
 
-/** SPEC §9: the mobile breakpoint is 639 px together with no hover. */
+/** R-GEN-9: the mobile breakpoint is 639 px together with no hover. */
 export const TOUCH_SCREEN_QUERY = '(max-width: 639px) and (hover: none)';
 /** On a touch screen the preview plays while this much of the card is in view. */
 export const PREVIEW_IN_VIEW_RATIO = 0.75;
@@ -26,7 +26,7 @@ export const PREVIEW_SETTLE_MS = 800;
 
 export interface VideoCardProps {
   video: Video;
-  /** Shows the edit and delete buttons (SPEC §6). */
+  /** Shows the edit and delete buttons (R-LIB-2). */
   isAdmin: boolean;
   /** The element the links are rendered with: the router's `Link` (default: a plain `a`). */
   linkComponent?: ElementType;
@@ -45,7 +45,7 @@ export interface VideoCardProps {
   onEdit?: (video: Video) => void;
   /** Admin: the delete confirmation (wired later). */
   onDelete?: (video: Video) => void;
-  /** Lorem sample data in a loading style (SPEC §2): nothing is a link or a button. */
+  /** Lorem sample data in a loading style (R-LIB-15): nothing is a link or a button. */
   placeholder?: false;
   /**
    * A card of the first row: its picture is what the page's first screen shows largest, so it is
@@ -61,7 +61,7 @@ export interface PlaceholderCardProps {
 
 /**
  * Whether the animated preview plays: while the pointer is over the card; on a touch screen (no
- * hover, SPEC §9) while most of the card is in view instead, one card at a time as the user scrolls.
+ * hover, R-GEN-9) while most of the card is in view instead, one card at a time as the user scrolls.
  */
 function usePreview(enabled: boolean) {
   const [hovered, setHovered] = useState(false);
@@ -111,7 +111,7 @@ const PICTURE_STYLE = { objectFit: 'cover', display: 'block' } as const;
 /** The badges over the picture let a click through to the picture's link. */
 const OVER_PICTURE = { pointerEvents: 'none' } as const;
 
-/** A video of the list (SPEC §1): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
+/** A video of the list (R-LIB-3): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
 export { thumbnailSrcSet };
 
 export function VideoCard(props: VideoCardProps | PlaceholderCardProps) {
@@ -240,7 +240,7 @@ function LoadedCard({
   );
 }
 
-/** The loading style of SPEC §2: the lorem sample under animated skeletons; nothing to click. */
+/** The loading style of R-LIB-15: the lorem sample under animated skeletons; nothing to click. */
 function PlaceholderCard({ video }: { video: Video }) {
   return (
     <Card {...CARD_FRAME} aria-busy="true">

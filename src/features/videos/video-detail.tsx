@@ -34,7 +34,7 @@ export interface VideoDetailProps {
   markSeen: (id: number) => void;
 }
 
-/** SPEC §2: opening a video that is not yet seen marks it seen, once (React's development double effects included). */
+/** R-VID-4: opening a video that is not yet seen marks it seen, once (React's development double effects included). */
 function useMarkSeenOnce(video: Pick<Video, 'id' | 'visto'>, markSeen: (id: number) => void) {
   const marked = useRef<number | null>(null);
   useEffect(() => {
@@ -45,7 +45,7 @@ function useMarkSeenOnce(video: Pick<Video, 'id' | 'visto'>, markSeen: (id: numb
 }
 
 /**
- * The video detail page (SPEC.md §2 "Video detail"): 'Volver' to the list as it was (the layout
+ * The video detail page (R-VID-1): 'Volver' to the list as it was (the layout
  * retains its filters), the player, the title, the upload date in the user's format, the rating
  * and favourite, the tags (each links to the list filtered by it) and the long description,
  * formatted and sanitized. Render it with `key={video.id}`: its machines start from the video.

@@ -26,7 +26,7 @@ const TABS: ReadonlyArray<{ value: VideoTab; label: string }> = [
 ];
 
 /**
- * The list's controls (SPEC §2), on the filters machine hosted by the route: the view below with
+ * The list's controls (R-LIB-12), on the filters machine hosted by the route: the view below with
  * the machine's filters, its 'restoring' state and its `send`.
  */
 export function VideoFiltersBar({ actorRef, tags, locale }: VideoFiltersBarProps) {
@@ -89,7 +89,7 @@ export function FiltersBarView({ filters, restoring, send, tags, locale }: Filte
           disabled={restoring}
           onChange={(event) => setText(event.currentTarget.value)}
           onKeyDown={(event) => {
-            // SPEC §2: the search runs when Enter is pressed on non-empty text (the machine's guard).
+            // R-LIB-5: the search runs when Enter is pressed on non-empty text (the machine's guard).
             if (event.key === 'Enter') send({ type: 'filters.search', text });
           }}
           w={{ base: '100%', sm: 320 }}

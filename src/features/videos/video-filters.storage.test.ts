@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearStoredFilters, readStoredFilters, writeStoredFilters } from './video-filters.storage.ts';
 
-describe('filters in session storage (SPEC §2, §9: keys q, tag, fav, upload-date, score, not-seen)', () => {
+describe('filters in session storage (R-LIB-12: keys q, tag, fav, upload-date, score, not-seen)', () => {
   it('writes the whole set under the six keys, removing the ones not in it', () => {
     window.sessionStorage.setItem('score', 'gte:2');
     window.sessionStorage.setItem('token-de-otro', 'x');

@@ -2,7 +2,7 @@ import { FILTER_KEYS, hasFilters, parseFilters, toApiQuery } from '../../../mach
 import type { FilterSearch, VideoListQuery } from '../../../machines/video-filters/video-filters.types.ts';
 
 /**
- * The list's filters in session storage (SPEC.md §2, §9: keys q, tag, fav, upload-date, score,
+ * The list's filters in session storage (R-LIB-12: keys q, tag, fav, upload-date, score,
  * not-seen), written as the address writes them. Storage that cannot be used (privacy modes,
  * quota) is treated as empty: the filters then live in the address only.
  */
@@ -42,7 +42,7 @@ export function writeStoredFilters(search: FilterSearch, storage: Storage | null
   }
 }
 
-/** SPEC §2: "A helper clears all of them" ('Todos'; also worth calling on logout). */
+/** R-LIB-4: "A helper clears all of them" ('Todos'; also worth calling on logout). */
 export function clearStoredFilters(storage: Storage | null = sessionStorageOrNull()): void {
   writeStoredFilters({}, storage);
 }
@@ -50,7 +50,7 @@ export function clearStoredFilters(storage: Storage | null = sessionStorageOrNul
 /**
  * The API query of the list the page will show, for the route loader to prime: the address's
  * filters; null when the address has none but the session has stored ones (the page restores those
- * into the address first, SPEC §2).
+ * into the address first, R-LIB-12).
  */
 export function listFiltersToLoad(search: FilterSearch, storage: Storage | null = sessionStorageOrNull()): VideoListQuery | null {
   const filters = parseFilters(search);

@@ -53,7 +53,7 @@ describe('VideoGrid', () => {
     expect(firstRowSize()).toBe(columns);
   });
 
-  it('uses the 639 px phone breakpoint of SPEC §9 for one column', () => {
+  it('uses the 639 px phone breakpoint of R-GEN-9 for one column', () => {
     expect(GRID_BREAKPOINTS.two).toBe('(min-width: 640px)');
   });
 

@@ -10,7 +10,7 @@ export const ESTIMATED_ROW_HEIGHT = 440;
 /**
  * Rows rendered beyond the window, above and below: one (a card's height of margin as the user
  * scrolls). Two rendered a quarter more cards in a phone's first render (four where two show) and
- * four more on a laptop, for no card in view (docs/DECISIONS.md, "Less work in the first render").
+ * four more on a laptop, for no card in view (docs/decisions/0063-first-render-in-slices.md).
  */
 export const OVERSCAN_ROWS = 1;
 /** `onEndReached` fires when one of the last this many rows is rendered. */
@@ -45,7 +45,7 @@ export interface VideoGridProps<T extends { id: number }> {
 }
 
 /**
- * The video grid (SPEC §2): rows of 1–4 cards by width, virtualized against the window's scroll
+ * The video grid (R-LIB-3): rows of 1–4 cards by width, virtualized against the window's scroll
  * (@tanstack/react-virtual), so only the rows in and near view are in the DOM however long the list
  * (10,000 videos render a few rows). Empty: 'No existen videos que se ajusten a estos filtros', and
  * under it `emptyAction` when given.
@@ -79,8 +79,8 @@ export function VideoGrid<T extends { id: number }>({
     overscan: OVERSCAN_ROWS,
     // The window's size from the first render on (the virtualizer's default is 0 × 0 until it has
     // observed the window, after the first commit): the rows in view then come in the first render,
-    // in slices, rather than in a synchronous render right after it (docs/DECISIONS.md, "The first
-    // render in slices").
+    // in slices, rather than in a synchronous render right after it
+    // (docs/decisions/0063-first-render-in-slices.md).
     initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin,
     gap: GRID_GAP,

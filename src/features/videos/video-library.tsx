@@ -31,11 +31,11 @@ export interface VideoLibraryProps {
 const placeholders = placeholderVideos();
 
 /**
- * The library (SPEC.md §2 /videos): tabs, search and filter chips over the filters machine, and the
+ * The library (R-LIB-1): tabs, search and filter chips over the filters machine, and the
  * endless, virtualized grid of cards. While the tags or the list load, or when they failed, the lorem
  * placeholder cards show in a loading style; an empty answer says 'No existen videos que se ajusten a
  * estos filtros', and to an administrator whose list no filter narrows (an empty library) offers
- * 'Subir video' under it, the header menu's wizard (docs/DECISIONS.md, "An empty library offers the upload").
+ * 'Subir video' under it, the header menu's wizard (R-LIB-14).
  */
 export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }: VideoLibraryProps) {
   const filtersRef = useVideoFilters({ search, navigate });
@@ -46,7 +46,7 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
   const tags = useQuery(tagsQuery());
   const list = useInfiniteQuery({ ...videoListQuery(apiQuery), enabled: ready });
   const [opinionLogic] = useState(() => createVideoOpinionLogic(queryClient, toasts));
-  // SPEC.md §6: only administrators edit and delete (the cards of others show no such buttons).
+  // R-LIB-2: only administrators edit and delete (the cards of others show no such buttons).
   const management = useVideoManagement(queryClient, toasts);
   const cardActions = isAdmin ? management.cardActions : {};
   const openUpload = useUploadLauncher();

@@ -14,7 +14,7 @@ export interface VideoOpinionControlsProps {
 }
 
 /**
- * The detail page's rating and favourite (SPEC.md §2 "Video detail", §4): the user's own stars,
+ * The detail page's rating and favourite (R-VID-1, R-LIB-18): the user's own stars,
  * the average beside them, and the heart. Each control shows the value being saved and takes no
  * other change until it is saved (the machine's 'savingRating' / 'savingFavorite').
  */

@@ -1,4 +1,4 @@
-/** The video list's filters in the address (SPEC.md §2): q, tag, fav, upload-date, score, not-seen. */
+/** The video list's filters in the address (R-LIB-12): q, tag, fav, upload-date, score, not-seen. */
 export const videoSearchKeys = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'] as const;
 
 type VideoSearchKey = (typeof videoSearchKeys)[number];

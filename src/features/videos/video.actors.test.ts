@@ -1,5 +1,5 @@
 /**
- * The library's writes and reads against the query cache (SPEC.md §4, §7): what each write does to
+ * The library's writes and reads against the query cache (R-LIB-18, R-LIB-17): what each write does to
  * the cached detail and to every cached list, found by its filters. The API is Mock Service Worker's.
  */
 import { InfiniteQueryObserver, type QueryClient } from '@tanstack/react-query';
@@ -99,7 +99,7 @@ beforeEach(() => {
   );
 });
 
-describe('setFavorite (SPEC §4 "Favourite")', () => {
+describe('setFavorite (R-LIB-18)', () => {
   it('leaving the favourites: the detail and the hearts change, lists filtered to favourites lose it', async () => {
     seed({ favorito: true });
     const answer = await createVideoWrites(queryClient).setFavorite({ id: 7, value: false });
@@ -133,7 +133,7 @@ describe('setFavorite (SPEC §4 "Favourite")', () => {
   });
 });
 
-describe('rateVideo (SPEC §4 "Rating")', () => {
+describe('rateVideo (R-VID-2)', () => {
   it('the detail and every cached copy take the rating and the new average; lists filtered by score are refreshed', async () => {
     seed({ puntuacion: null, puntuacionMedia: 3 });
     await createVideoWrites(queryClient).rate({ id: 7, value: 5 });
@@ -155,7 +155,7 @@ describe('rateVideo (SPEC §4 "Rating")', () => {
   });
 });
 
-describe('markSeen (SPEC §2 "Opening a video that is not yet seen marks it seen once")', () => {
+describe('markSeen (R-VID-4)', () => {
   it("PATCH /visto true: the 'No visto' state goes everywhere; lists filtered to not seen lose it", async () => {
     seed({ visto: false });
     await createVideoWrites(queryClient).markSeen({ id: 7 });

@@ -70,7 +70,7 @@ export function removeFromPages(data: VideoListData | undefined, id: number): Vi
 }
 
 /**
- * The writes of a video's own state (SPEC.md §4): each PATCH answers the updated video, and the
+ * The writes of a video's own state (R-LIB-18): each PATCH answers the updated video, and the
  * cached copies take the fields that write changed (not the whole answer: an answer to an earlier
  * write arriving late must not undo a later one). Lists are found by their filters (`videoListFilter`).
  */
@@ -80,7 +80,7 @@ export function createVideoWrites(queryClient: QueryClient) {
 
   /**
    * The video in every cached list. With `membership`, lists filtered to the other value lose it
-   * (SPEC §4), and lists filtered to its new value, which may lack it, are refreshed (invalidated:
+   * (R-LIB-18), and lists filtered to its new value, which may lack it, are refreshed (invalidated:
    * at once when on screen, else when next shown).
    */
   const updateLists = (id: number, fields: VideoFields, membership?: Membership) => {
@@ -153,7 +153,7 @@ export type VideoActors = ReturnType<typeof createVideoActors>;
 
 // ---- the detail page's machines, as the app runs them ----------------------------------------------
 
-/** The §8 toast of a rating or favourite change that was saved or failed. */
+/** The R-VID-2 toast of a rating or favourite change that was saved or failed. */
 export function opinionToast(change: OpinionChange, outcome: 'saved' | 'failed'): ToastInput {
   if (outcome === 'saved') {
     const message =

@@ -5,7 +5,7 @@ import { browserTimeZone } from '../../lib/time-zone.ts';
 import { VIDEO_PAGE_SIZE } from './video-search.ts';
 
 /**
- * The library's reads (SPEC.md §7), one `queryOptions` per read, shared by the route loaders that
+ * The library's reads (R-LIB-17), one `queryOptions` per read, shared by the route loaders that
  * prime them and the components that show them; and the keys the write actors (video.actors.ts)
  * use to find the cached detail and lists.
  *
@@ -41,9 +41,9 @@ export const tagKeys = {
 export { parseVideoId } from './video-id.ts';
 
 /**
- * GET /api/videos/{id} (SPEC §7: "one video (cached without expiry)"): never stale, so it is not
+ * GET /api/videos/{id} (R-VID-5: "one video (cached without expiry)"): never stale, so it is not
  * fetched again while the page is open (window focus, remount). Every GET records a view
- * (docs/DECISIONS.md "Library"): the detail route asks the server again on each opening (see
+ * (docs/decisions/0031-openings-views-seen-and-position.md): the detail route asks the server again on each opening (see
  * `openVideo`), writes replace the cached copy with the video their PATCH answers.
  */
 export function videoQuery(id: number) {

@@ -10,7 +10,7 @@ export { ApiError, isApiError } from './api-error.ts';
 // does not load this client (openapi-fetch) until the first call.
 export { onApiProblem } from './api-problems.ts';
 
-/** SPEC.md §7/§9: every call gives up after 30 s. */
+/** R-SES-1: every call gives up after 30 s. */
 export const REQUEST_TIMEOUT_MS = 30000;
 
 const XSRF_COOKIE = 'XSRF-TOKEN';

@@ -1,7 +1,7 @@
 /**
- * SPEC.md §1 "Description text formatting": line breaks become breaks; *text* is bold; _text_ is
+ * R-GEN-3: line breaks become breaks; *text* is bold; _text_ is
  * italic; ~text~ is underlined. This module makes that HTML; description.ts sanitizes it as the
- * spec asks for the long description (docs/DECISIONS.md, "The cards' short descriptions without DOMPurify").
+ * spec asks for the long description (docs/decisions/0056-description-markup-and-sanitizing.md).
  *
  * The text is never trusted as HTML: every character that means something in HTML is escaped
  * first (so `<img onerror=…>`, `<script>` or a `javascript:` link are shown as the text the author

@@ -15,7 +15,7 @@ describe.each([
   ["markupDescription", markupDescription],
   ["formatDescription", sanitizedDescription],
 ])("%s", (_name, formatDescription) => {
-  describe("the marks of SPEC §1", () => {
+  describe("the marks of R-GEN-3", () => {
     it("turns *bold*, _italic_ and ~underline~ into strong, em and u", () => {
       expect(formatDescription("Un *gato* muy _rápido_ y ~ruidoso~.")).toBe(
         "Un <strong>gato</strong> muy <em>rápido</em> y <u>ruidoso</u>.",

@@ -2,7 +2,7 @@ import DOMPurify from 'dompurify';
 import { DESCRIPTION_TAGS, markupDescription } from './description-markup.ts';
 
 /**
- * SPEC.md §1: "The long description is sanitized as HTML before display." The marks' HTML
+ * R-GEN-3: "The long description is sanitized as HTML before display." The marks' HTML
  * (markupDescription: every character that means something in HTML escaped first, so
  * `<img onerror=…>`, `<script>` or a `javascript:` link are shown as the text the author typed,
  * then `<br>`, `<strong>`, `<em>` and `<u>`), and DOMPurify keeps only those four elements, without

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from './duration.ts';
 
-describe('formatDuration (SPEC §3: m:ss or h:mm:ss)', () => {
+describe('formatDuration (R-GEN-4: m:ss or h:mm:ss)', () => {
   it.each([
     [0, '0:00'],
     [5, '0:05'],

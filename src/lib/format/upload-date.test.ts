@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatUploadDate } from './upload-date.ts';
 
-describe('formatUploadDate (SPEC §1: the user’s local date format)', () => {
+describe('formatUploadDate (R-GEN-2: the user’s local date format)', () => {
   const iso = '2024-03-05T12:00:00.000Z';
 
   it('writes day, month and year as the locale does', () => {

@@ -1,5 +1,5 @@
 /**
- * SPEC.md §1: dates are shown in the user's local date format — day, month and year in the order
+ * R-GEN-2: dates are shown in the user's local date format — day, month and year in the order
  * and with the separators of `locale` (the browser's language by default), in the user's time zone.
  * An unreadable date gives ''.
  */

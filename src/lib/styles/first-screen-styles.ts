@@ -1,6 +1,6 @@
 /**
  * The Mantine CSS the first screen needs, instead of the whole 249 KB @mantine/core/styles.css
- * (docs/DECISIONS.md, "First screen budget"): the global styles, then what the sign-in pages and
+ * (docs/decisions/0052-first-screen-budget-and-code-splitting.md): the global styles, then what the sign-in pages and
  * the status pages use, in Mantine's order (that of its styles.css). The theme's CSS variables come
  * from MantineProvider (`deduplicateCssVariables={false}`, src/main.tsx), not from
  * default-css-variables.css. Each later part adds its own: toast-styles.ts (the first toast),

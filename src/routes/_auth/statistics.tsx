@@ -15,7 +15,7 @@ import { infoBoxesQuery, statisticsTableQuery, viewsPerDayQuery } from '../../fe
 import { documentTitle, pageTitleMessages } from '../../lib/first-screen-messages.ts';
 
 /**
- * /statistics (SPEC.md §2): admin only. The tables' paging lives in the address (uma_, oma_,
+ * /statistics (R-STAT-3): admin only. The tables' paging lives in the address (uma_, oma_,
  * vmv_, vmr_ limit/offset/page; the list's filters are the layout's, src/routes/_auth.tsx). The
  * loader primes every read without waiting: each part of the page shows its own skeleton, and its
  * own failure with 'Recargar', never the error page.
@@ -23,7 +23,7 @@ import { documentTitle, pageTitleMessages } from '../../lib/first-screen-message
 export const Route = createFileRoute('/_auth/statistics')({
   validateSearch: (search: Record<string, unknown>): StatisticsSearch => validateStatisticsSearch(search),
   beforeLoad: ({ context: { auth, ssoPending } }) => {
-    // Admin only (SPEC.md §6). Without any token the layout shows 'Sesión expirada' instead; with a
+    // Admin only (R-SEC-1). Without any token the layout shows 'Sesión expirada' instead; with a
     // single sign-on token pending, the role is the exchanged token's (checked again once it is stored).
     if (!ssoPending && auth.hasToken() && !auth.isAdmin()) throw redirect({ to: '/Forbidden' });
   },

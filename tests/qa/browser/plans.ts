@@ -1,5 +1,5 @@
 /**
- * The machines whose QA paths also run in Chromium against a real server (issue 11: login, MFA,
+ * The machines whose QA paths also run in Chromium against a real server (docs/QA.md: login, MFA,
  * registration, session, upload wizard), each with how its events are caused there.
  */
 import { loginBrowserPlan } from './login.browser.ts';

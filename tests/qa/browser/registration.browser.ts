@@ -134,7 +134,7 @@ export const registrationBrowserPlan: BrowserPlan<RegistrationModelEvent, Regist
 
 const fieldMessages = { required: validationMessages.required, mismatch: validationMessages.passwordsMismatch };
 
-/** The form, enabled, with the §5 message of each field the machine says shows, and the page's message. */
+/** The form, enabled, with the R-AUTH-6 message of each field the machine says shows, and the page's message. */
 async function expectFields(page: Page, context: RegistrationContext, message: string | null) {
   await gone(mfaDialog(page));
   const shown = visibleErrors(context);

@@ -48,7 +48,7 @@ describe("route '/'", () => {
     expect(await screen.findByRole('button', { name: /Ana Pérez/ })).toBeInTheDocument();
   });
 
-  it('shows the §8 message of a refused login', async () => {
+  it('shows the R-AUTH-2 message of a refused login', async () => {
     server.use(http.post('/api/login', () => problem(401, 'wrong-password')));
     await renderApp('/');
     const user = userEvent.setup();

@@ -10,7 +10,7 @@ export interface DeleteVideoDialogProps {
 }
 
 /**
- * 'Eliminar video' (SPEC.md §4 "Delete"): the question with the video's title, Eliminar (a loader
+ * 'Eliminar video' (R-ADM-3): the question with the video's title, Eliminar (a loader
  * while the video is deleted; then nothing can be pressed nor the dialog closed) and Cancelar.
  */
 export function DeleteVideoDialog({ actorRef }: DeleteVideoDialogProps) {

@@ -1,7 +1,7 @@
 /**
  * The edit dialog from the library page (/videos) of an administrator, in the real app with only
  * the network replaced (manage.test-support.ts): a model-based walk of the dialog machine with the
- * app's rules (every state and transition: open, the §5 messages, an edit that changes nothing,
+ * app's rules (every state and transition: open, the R-ADM-2 messages, an edit that changes nothing,
  * saving the changed fields, a new thumbnail, failures, cancel), then a few cases told on their own.
  */
 import { screen, waitFor, within } from '@testing-library/react';
@@ -234,7 +234,7 @@ const states = {
     before = snapshot;
     expect(dialog()).toBeVisible();
     expectForm(INVALID.values, null);
-    // The §5 message under each failing field; nothing was sent.
+    // The R-ADM-2 message under each failing field; nothing was sent.
     expect(titleInput()).toHaveAccessibleDescription(REQUIRED);
     expect(longInput()).toHaveAccessibleDescription(OPTIONAL_TOO_SHORT);
     expect(shortInput()).not.toHaveAccessibleDescription();

@@ -14,7 +14,7 @@ export interface EditVideoDialogProps {
 }
 
 /**
- * 'Editar video' (SPEC.md §4 "Edit"): the video's fields as the dialog opened (a copy), Miniatura
+ * 'Editar video' (R-ADM-1): the video's fields as the dialog opened (a copy), Miniatura
  * for a new picture, Guardar (validates, then saves only what changed; a loader while it saves) and
  * Cancelar. A failure leaves the dialog open with what the user typed.
  */

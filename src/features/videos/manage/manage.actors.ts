@@ -20,9 +20,9 @@ export interface EditVideoPayload {
   thumbnail: File | null;
 }
 
-/** The edit dialog (SPEC.md §4 "Edit"): opened on a video, submits the form, answers the saved video. */
+/** The edit dialog (R-ADM-1): opened on a video, submits the form, answers the saved video. */
 export const editVideoDialog = createDialogMachine<Video, EditVideoPayload, Video>();
-/** The delete confirmation (SPEC.md §4 "Delete"): opened on a video, submits nothing. */
+/** The delete confirmation (R-ADM-3): opened on a video, submits nothing. */
 export const deleteVideoDialog = createDialogMachine<Video, undefined, void>();
 
 export type EditVideoInput = DialogWorkInput<Video, EditVideoPayload>;
@@ -46,7 +46,7 @@ const sameIds = (a: readonly number[], b: readonly number[]) => {
 };
 
 /**
- * The JSON Patch of an edit: one replace per field that changed, nothing else (SPEC.md §7). Texts
+ * The JSON Patch of an edit: one replace per field that changed, nothing else (R-ADM-1). Texts
  * are sent without the spaces at either end (the rules count them so); a blank long description
  * is sent as '' (it removes it); tags are ids, compared ignoring their order.
  */
@@ -65,7 +65,7 @@ export function videoChanges(video: Video, values: VideoFormValues): VideoPatchO
   return operations;
 }
 
-/** The edit dialog's rules (its `validate` and `nothingToDo` guards): SPEC.md §5, and an edit without changes just closes. */
+/** The edit dialog's rules (its `validate` and `nothingToDo` guards): R-ADM-2, and an edit without changes just closes. */
 export const editVideoGuards = {
   validate: (_: unknown, { payload }: EditVideoInput) => isValidVideoForm(payload.values),
   nothingToDo: (_: unknown, { subject, payload }: EditVideoInput) =>
@@ -110,7 +110,7 @@ function replaceInPages(data: VideoListData | undefined, video: Video): VideoLis
 }
 
 /**
- * The administrators' writes of a video (SPEC.md §4 "Edit", "Delete"), each keeping the cached
+ * The administrators' writes of a video (R-ADM-1, R-ADM-3), each keeping the cached
  * copies right: an edit replaces the cached detail with the saved video, shows it in every cached
  * list at once and refreshes the lists (its title, tags or visibility may change which lists it
  * belongs to); a deletion takes the video out of every cached list and drops its detail.
@@ -144,7 +144,7 @@ export function createVideoManagementWrites(queryClient: QueryClient) {
   };
 }
 
-/** The two dialogs as the app runs them: the writes above and the §8 toasts. */
+/** The two dialogs as the app runs them: the writes above and the R-ADM-1 toasts. */
 export function createVideoManagementLogic(queryClient: QueryClient, toasts: ToastStore) {
   const writes = createVideoManagementWrites(queryClient);
   // The toast's actor is created just after the machine's step (as video.actors.ts does).

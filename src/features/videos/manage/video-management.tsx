@@ -7,7 +7,7 @@ import type { Video } from '../videos.queries.ts';
 import { createVideoManagementLogic } from './manage.actors.ts';
 
 // The dialogs' code (the video form, its switch and fields, Mantine's Modal) is not the list's: each is
-// fetched at its first opening, so the list's page does not wait for it (docs/DECISIONS.md, Lighthouse).
+// fetched at its first opening, so the list's page does not wait for it (docs/decisions/0052-first-screen-budget-and-code-splitting.md).
 const EditVideoDialog = lazyWithPreload(() => import('./edit-video-dialog.tsx').then((module) => module.EditVideoDialog));
 const DeleteVideoDialog = lazyWithPreload(() => import('./delete-video-dialog.tsx').then((module) => module.DeleteVideoDialog));
 

@@ -1,6 +1,6 @@
 /**
  * Test support: a fake XMLHttpRequest and, behind it, a signed video location that keeps what
- * arrives as issue 8's protocol says (jsdom has no real upload). The test drives each transfer:
+ * arrives as the upload protocol of docs/decisions/0036-resumable-uploads-with-content-range.md says (jsdom has no real upload). The test drives each transfer:
  * `progress` reports bytes sent, `cut` breaks the connection keeping what arrived, `complete`
  * stores the rest (204), `answer` gives any other answer. Offset questions (`Content-Range:
  * bytes * /total`, empty body) and ranges that do not start at the stored bytes (409) are answered

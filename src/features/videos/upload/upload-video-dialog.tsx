@@ -53,7 +53,7 @@ function phaseOf(snapshot: UploadWizardSnapshot): string {
 }
 
 /**
- * 'Subir video' (SPEC.md §4 upload flow): a stepper ('Elegir archivo', 'Preparar subida', 'Subiendo',
+ * 'Subir video' (R-UPL-1): a stepper ('Elegir archivo', 'Preparar subida', 'Subiendo',
  * 'Subida completada'), the step's content (dropzone, progress with percentage and rate, messages
  * with 'Reintentar' / 'Elegir otro archivo'), the video's fields (editable while the file uploads)
  * and 'Cancelar' / 'Confirmar' (enabled only at step 3). Full screen on a phone.

@@ -35,7 +35,7 @@ export async function getUpload(assetId: string, signal?: AbortSignal): Promise<
   return unwrap(await api.GET('/api/uploads/{id}', { params: { path: { id: assetId } }, ...(signal ? { signal } : {}) }));
 }
 
-/** POST /api/videos's body (SPEC.md §7): trimmed texts, the long description left out when blank. */
+/** POST /api/videos's body (R-UPL-1): trimmed texts, the long description left out when blank. */
 export function videoCreateBody({ assetId, values }: CreateVideoInput, nombreUsuarioAlta?: string): VideoCreate {
   const descripcion = values.descripcion.trim();
   return {
@@ -186,7 +186,7 @@ async function freshLocationFromServer(assetId: string, signal: AbortSignal): Pr
 }
 
 /**
- * Sends the video to its signed location (issue 8's protocol) and tells the machine how it goes:
+ * Sends the video to its signed location (the upload protocol of docs/decisions/0036-resumable-uploads-with-content-range.md) and tells the machine how it goes:
  * - a first transfer PUTs the whole file;
  * - a resumed one (`resume`) asks what the server holds (`Content-Range: bytes * /total`, empty
  *   body → 202 `Upload-Offset`, or 204 when it is all there) and PUTs the rest
@@ -336,7 +336,7 @@ export function createUploadActors({ queryClient, sendFile }: Pick<UploadWizardD
     pollUpload: fromPromise<UploadStatus, { assetId: string }>(({ input, signal }) => getUpload(input.assetId, signal)),
     uploadThumbnail: fromPromise<void, UploadThumbnailInput>(({ input, signal }) => uploadThumbnailFile(input, signal)),
     /**
-     * POST /api/videos, then every cached list is refreshed (SPEC.md §4). Not tied to the dialog's
+     * POST /api/videos, then every cached list is refreshed (R-UPL-1). Not tied to the dialog's
      * lifetime (no AbortSignal): once sent, the lists still follow.
      */
     createVideo: fromPromise<Video, CreateVideoInput>(async ({ input }) => {
@@ -347,7 +347,7 @@ export function createUploadActors({ queryClient, sendFile }: Pick<UploadWizardD
   };
 }
 
-/** The upload wizard with the app's actors and the §8 toasts. */
+/** The upload wizard with the app's actors and the R-UPL-5 toasts. */
 export function createUploadWizardLogic({ queryClient, toasts, sendFile }: UploadWizardDeps) {
   // The toast's actor is created after the machine's step (XState warns about actors created inside an action).
   const show = (kind: 'success' | 'error', message: string) => queueMicrotask(() => void toasts.show({ kind, message }));

@@ -19,7 +19,7 @@ export const emptyVideoForm: VideoFormValues = {
   isVisible: true,
 };
 
-/** The Spanish text of SPEC.md §5 for a failing rule. */
+/** The Spanish text of R-ADM-2 for a failing rule. */
 export function videoFieldErrorMessage(error: VideoFieldError | undefined): string | undefined {
   if (!error) return undefined;
   switch (error.key) {
@@ -60,7 +60,7 @@ export interface VideoFormFieldsProps {
 }
 
 /**
- * The video's fields, shared by the upload wizard and the edit dialog (SPEC.md §3, §5): Título,
+ * The video's fields, shared by the upload wizard and the edit dialog (R-ADM-1, R-ADM-2): Título,
  * Descripción corta, Descripción, Etiquetas (every tag of GET /api/etiquetas), Visible para todos,
  * and optionally Miniatura. Controlled: the dialog keeps the values and validates them on its
  * button (machines/video-form/video-form.rules.ts), passing the failing rules back as `errors`.

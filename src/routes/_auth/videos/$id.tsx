@@ -9,7 +9,7 @@ import { openVideo, videoQuery } from '../../../features/videos/videos.queries.t
 import { isApiError } from '../../../lib/api/api-error.ts';
 import { documentTitle } from '../../../lib/first-screen-messages.ts';
 
-/** /videos/{id}: the video detail page (SPEC.md §2). The list's filters are the layout's (_auth.tsx). */
+/** /videos/{id}: the video detail page (R-VID-1). The list's filters are the layout's (_auth.tsx). */
 export const Route = createFileRoute('/_auth/videos/$id')({
   // Only a canonical id matches (decimal digits, no leading zeros, within the contract's range):
   // anything else is the 404 page, as an unknown path is.
@@ -20,7 +20,7 @@ export const Route = createFileRoute('/_auth/videos/$id')({
     },
     stringify: ({ id }) => ({ id: String(id) }),
   },
-  // Each opening asks the server (it records the view, docs/DECISIONS.md "Library"); a preload is
+  // Each opening asks the server (it records the view, docs/decisions/0031-openings-views-seen-and-position.md); a preload is
   // not an opening and fetches nothing. A video the user may not see, or that does not exist, is 404.
   // With a single sign-on token pending nothing is asked: once it is exchanged and gone from the
   // address, these deps change, which is a new opening with the new session's token.

@@ -8,7 +8,7 @@ import { documentTitle } from '../../../lib/first-screen-messages.ts';
 import { briefly, hasEarlyRead } from '../../../lib/api/early-responses.ts';
 
 /**
- * /videos (SPEC.md §2). The list's filters are validated by the authenticated layout
+ * /videos (R-LIB-12). The list's filters are validated by the authenticated layout
  * (src/routes/_auth.tsx). The loader primes the list the page will show and the tags: it waits a
  * moment for a list the document asked for early (`briefly`), not for others; the page shows its
  * placeholder cards while they load or when they fail.
@@ -26,7 +26,7 @@ export const Route = createFileRoute('/_auth/videos/')({
     const early = hasEarlyRead('/api/videos');
     const list = queryClient.prefetchInfiniteQuery(videoListQuery(query));
     // The first page asked for with the document is usually here: one render with the cards instead of
-    // placeholders first, then the cards (docs/DECISIONS.md, "Less work in the first render").
+    // placeholders first, then the cards (docs/decisions/0063-first-render-in-slices.md).
     if (early) return briefly([list]);
   },
   head: () => ({ meta: [{ title: documentTitle(appLabels.videos) }] }),
