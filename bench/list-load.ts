@@ -40,6 +40,7 @@ import { spanishSentences } from '../server/modules/statistics/generate.ts';
 import { tsVectorOf } from '../server/modules/videos/search.ts';
 import { loadSecrets } from '../server/secrets.ts';
 import { seededRandom } from '../server/seeded-random.ts';
+import { benchVideoRow } from './bench-videos.ts';
 import { builtBuildApp, cpuSeconds } from './built-server.ts';
 import { forkAndWait, stopChild } from './child-process.ts';
 import { markdownTable, reportSection } from './report.ts';
@@ -102,23 +103,12 @@ async function fill(db: Db, config: Config, videos: number): Promise<Library> {
     await db.kysely.transaction().execute(async (trx) => {
       const rows = Array.from({ length: Math.min(BATCH, videos - first) }, (_, k) => {
         const i = first + k;
-        const ratings = Math.floor(next() * 6);
-        return {
-          id_externo: `bench_list_${String(i).padStart(7, '0')}`,
-          titulo: `${sentence(3)} ${i}`.slice(0, 100),
-          descripcion: next() < 0.7 ? sentence(25) : null,
-          descripcion_corta: sentence(10),
-          duracion: Math.round(next() * 3600),
-          organizacion: pick(ORGANISATIONS),
-          nombre_usuario_alta: 'admin',
-          is_visible: (next() < 0.9 ? 1 : 0) as 0 | 1,
-          has_thumbnail: 1 as const,
-          has_preview: 1 as const,
-          rating_count: ratings,
-          rating_sum: Array.from({ length: ratings }, () => 1 + Math.floor(next() * 5)).reduce((a, b) => a + b, 0),
-          fecha_alta: new Date(start + Math.floor(((i + next()) * (Date.now() - start)) / videos)).toISOString(),
-          updated_at: at,
-        };
+        return benchVideoRow(next, sentence, i, {
+          id: `bench_list_${String(i).padStart(7, '0')}`,
+          organizacion: () => pick(ORGANISATIONS),
+          fechaAlta: () => new Date(start + Math.floor(((i + next()) * (Date.now() - start)) / videos)).toISOString(),
+          at,
+        });
       });
       const inserted = await trx.insertInto('videos').values(rows).returning('id').execute();
       const tagsOf = inserted.map(() => [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(tags)))]);

@@ -46,6 +46,7 @@ import { loadSecrets } from '../server/secrets.ts';
 import { builtBuildApp } from './built-server.ts';
 import { forkAndWait, stopChild } from './child-process.ts';
 import { formatRatio, formatSummary, markdownTable, reportSection, summarize } from './report.ts';
+import { benchVideoRow } from './bench-videos.ts';
 
 const VIDEOS = 10_000;
 const CONNECTIONS = 50;
@@ -175,23 +176,12 @@ async function fill(db: Db, config: Config): Promise<Filled> {
     for (let first = 0; first < VIDEOS; first += 500) {
       const rows = Array.from({ length: Math.min(500, VIDEOS - first) }, (_, k) => {
         const i = first + k;
-        const ratings = Math.floor(next() * 6);
-        return {
-          id_externo: `bench_asset_${String(i).padStart(6, '0')}`,
-          titulo: `${sentence(3)} ${i}`.slice(0, 100),
-          descripcion: next() < 0.7 ? sentence(25) : null,
-          descripcion_corta: sentence(10),
-          duracion: Math.round(next() * 3600),
-          organizacion: pick(['TAO', 'Otra', null]),
-          nombre_usuario_alta: 'admin',
-          is_visible: (next() < 0.9 ? 1 : 0) as 0 | 1,
-          has_thumbnail: 1 as const,
-          has_preview: 1 as const,
-          rating_count: ratings,
-          rating_sum: Array.from({ length: ratings }, () => 1 + Math.floor(next() * 5)).reduce((a, b) => a + b, 0),
-          fecha_alta: new Date(start + i * 9_000_000).toISOString(),
-          updated_at: at,
-        };
+        return benchVideoRow(next, sentence, i, {
+          id: `bench_asset_${String(i).padStart(6, '0')}`,
+          organizacion: () => pick(['TAO', 'Otra', null]),
+          fechaAlta: () => new Date(start + i * 9_000_000).toISOString(),
+          at,
+        });
       });
       const inserted = await trx.insertInto('videos').values(rows).returning('id').execute();
       const links = inserted.flatMap(({ id }) => {
