@@ -91,6 +91,20 @@ describeOnEachDatabase('videos: lists follow every write', (server) => {
     expect(await listed(ana, { notSeen: 'eq:true', limit: 2 })).toMatchObject({ titles: ['Delta', 'Gamma'], total: 4 });
   });
 
+  it('a text search with a score or a mark filter follows ratings and marks at once (R-LIB-5)', async () => {
+    expect(await listed(bruno, { q: 'gamma', score: 'gte:4' })).toMatchObject({ titles: [], total: 0 });
+    expect(await listed(ana, { q: 'gamma', favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
+    await patched(ana, 'Gamma', [{ path: '/puntuacion', value: 5 }]);
+    expect(await listed(bruno, { q: 'gamma', score: 'gte:4' })).toMatchObject({ titles: ['Gamma'], total: 1 });
+    await patched(ana, 'Gamma', [{ path: '/favorito', value: true }]);
+    expect(await listed(ana, { q: 'gamma', favorited: 'eq:true' })).toMatchObject({ titles: ['Gamma'], total: 1 });
+    expect(await listed(bruno, { q: 'gamma', favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
+    await patched(ana, 'Gamma', [{ path: '/favorito', value: false }]);
+    await patched(ana, 'Gamma', [{ path: '/puntuacion', value: 1 }]);
+    expect(await listed(ana, { q: 'gamma', favorited: 'eq:true' })).toMatchObject({ titles: [], total: 0 });
+    expect(await listed(bruno, { q: 'gamma', score: 'gte:4' })).toMatchObject({ titles: [], total: 0 });
+  });
+
   it("the caller's own fields show at once after any write of them, even one straight to the table", async () => {
     const alfa = async () => (await listed(ana)).videos.find((v) => v.titulo === 'Alfa');
     await listed(ana);

@@ -98,20 +98,21 @@ function filterConditions(viewer: Viewer, query: VideoListQuery, tagsBy: 'exists
   return conditions;
 }
 
-/** The join that keeps only text matches, and its rank (smaller is better). */
-function textMatch(dialect: DialectName, words: string[]): { join: RawBuilder<unknown>; rank: RawBuilder<unknown> } | undefined {
+/**
+ * The text matches with their rank (smaller is better), as a materialized CTE: only (id, rank) leave
+ * it, so the documents are read once and never sorted (they spilled to disk for common words).
+ */
+function textMatch(dialect: DialectName, words: string[]): { matches: RawBuilder<unknown>; rank: RawBuilder<unknown> } | undefined {
   if (words.length === 0) return undefined;
   if (dialect === 'postgres') {
     const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
-    // The rank is computed where the match is found, so that only (id, rank) are sorted, not the
-    // documents (sorting those spilled to disk for common words).
     return {
-      join: sql`join (select s.video_id, ts_rank(s.document, ${tsq}) as rank from video_search s where s.document @@ ${tsq}) m on m.video_id = v.id`,
-      rank: sql`-m.rank`,
+      matches: sql`with m as materialized (select s.video_id, -ts_rank(s.document, ${tsq}) as rank from video_search s where s.document @@ ${tsq})`,
+      rank: sql`m.rank`,
     };
   }
   return {
-    join: sql`join (select rowid as video_id, bm25(videos_fts, ${FTS_WEIGHTS}) as rank from videos_fts where videos_fts match ${ftsMatchExpression(words)}) m on m.video_id = v.id`,
+    matches: sql`with m as materialized (select rowid as video_id, bm25(videos_fts, ${FTS_WEIGHTS}) as rank from videos_fts where videos_fts match ${ftsMatchExpression(words)})`,
     rank: sql`m.rank`,
   };
 }
@@ -138,7 +139,7 @@ const NEWEST = sql`v.fecha_alta desc, v.id desc`;
 
 /**
  * The ids of one page of the videos the viewer may see that pass the filters (without a text
- * query: with one, see rankedVideoIds), newest first. Found on the list index (newest first, it
+ * query: with one, see rankedPage), newest first. Found on the list index (newest first, it
  * covers the visibility and score columns) and stops after the page.
  */
 export async function listVideoIds(db: Executor, viewer: Viewer, query: VideoListQuery): Promise<number[]> {
@@ -148,17 +149,28 @@ export async function listVideoIds(db: Executor, viewer: Viewer, query: VideoLis
   return result.rows.map((r) => r.id);
 }
 
+/** One page of ids, best first, and how many there are in all. */
+export interface RankedPage {
+  ids: number[];
+  total: number;
+}
+
 /**
- * The ids of the videos the viewer may see that match the text query and pass the filters, best
- * match first, then newest: `limit` of them from `offset`.
+ * The videos the viewer may see that match the text query and pass the filters, best match first,
+ * then newest: `limit` ids from `offset`, and the number of all matches, from one statement (ranking
+ * reads every match anyway; counting them apart read them twice). A page past the end has no row to
+ * carry the total: it is then counted apart.
  */
-export async function rankedVideoIds(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery, limit: number, offset: number): Promise<number[]> {
+export async function rankedPage(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery, limit: number, offset: number): Promise<RankedPage> {
   const match = textMatch(dialect, query.words);
-  if (!match) throw new Error('rankedVideoIds needs words to match');
-  const result = await sql<{ id: number }>`select v.id from videos v ${match.join}
+  if (!match) throw new Error('rankedPage needs words to match');
+  const result = await sql<{ id: number; total: number | string }>`${match.matches}
+    select v.id, count(*) over () as total from m join videos v on v.id = m.video_id
     where ${joinAnd(filterConditions(viewer, query, 'exists'))}
     order by ${match.rank}, ${NEWEST} limit ${limit} offset ${offset}`.execute(db);
-  return result.rows.map((r) => r.id);
+  const first = result.rows[0];
+  if (first) return { ids: result.rows.map((r) => r.id), total: Number(first.total) };
+  return { ids: [], total: offset === 0 ? 0 : await countVideos(db, dialect, viewer, query) };
 }
 
 /** Whether a list query filters by anything but who may see what. */

@@ -27,7 +27,7 @@ import {
   insertVideoRow,
   listVideoIds,
   lockVideo,
-  rankedVideoIds,
+  rankedPage,
   recordViewEvent,
   refreshSearchIndex,
   setVideoTags,
@@ -37,6 +37,7 @@ import {
   type OwnStateChanges,
   type VideoRow,
   type ViewedVideoRow,
+  type VideoListQuery,
   type Viewer,
 } from './videos.repository.ts';
 
@@ -145,21 +146,10 @@ export interface ListAnswer {
  * shows the total (a short page); PostgreSQL runs it beside the page, on another connection.
  */
 export async function listVideos(ctx: VideosContext, caller: Caller, params: ListVideosParams): Promise<ListAnswer> {
-  const { kysely, dialect } = ctx.db;
-  const query = parseListQuery(params, dialect);
-  const viewer = viewerOf(caller);
-  const { limit, offset } = query;
-  const count = () => countVideos(kysely, dialect, viewer, query);
-  const early = dialect === 'postgres' ? count() : undefined;
-  early?.catch(() => undefined); // awaited below, after the page: not an unhandled rejection meanwhile
-  const ids = query.words.length > 0 ? await rankedVideoIds(kysely, dialect, viewer, query, limit, offset) : await listVideoIds(kysely, viewer, query);
-  const shortPage = ids.length < limit && (ids.length > 0 || offset === 0);
-  const [rows, tags, states, total] = await Promise.all([
-    findListedVideos(kysely, ids),
-    findTagsOfVideos(kysely, ids),
-    findOwnStates(kysely, caller.userId, ids),
-    shortPage ? offset + ids.length : (early ?? count()),
-  ]);
+  const { kysely } = ctx.db;
+  const query = parseListQuery(params, ctx.db.dialect);
+  const { ids, total } = query.words.length > 0 ? await searchPage(ctx, caller, query) : await filteredPage(ctx.db, viewerOf(caller), query);
+  const [rows, tags, states] = await Promise.all([findListedVideos(kysely, ids), findTagsOfVideos(kysely, ids), findOwnStates(kysely, caller.userId, ids)]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const own = new Map(states.map((state) => [state.video_id, state]));
   const at = Date.now();
@@ -172,6 +162,18 @@ export async function listVideos(ctx: VideosContext, caller: Caller, params: Lis
     videos.push(toVideo(viewed, tags.get(id) ?? [], ctx.secrets.urlKey, at));
   }
   return { videos, total };
+}
+
+/** A page without words: the ids newest first, then the total, counted only when the page does not tell it. */
+async function filteredPage(db: Db, viewer: Viewer, query: VideoListQuery): Promise<{ ids: readonly number[]; total: number }> {
+  const ids = await listVideoIds(db.kysely, viewer, query);
+  const shortPage = ids.length < query.limit && (ids.length > 0 || query.offset === 0);
+  return { ids, total: shortPage ? query.offset + ids.length : await countVideos(db.kysely, db.dialect, viewer, query) };
+}
+
+/** A page of a text search: ranked ids and the total, from one statement. */
+async function searchPage(ctx: VideosContext, caller: Caller, query: VideoListQuery): Promise<{ ids: readonly number[]; total: number }> {
+  return rankedPage(ctx.db.kysely, ctx.db.dialect, viewerOf(caller), query, query.limit, query.offset);
 }
 
 /**
