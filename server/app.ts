@@ -2,7 +2,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import type { AppContext, ServerModule } from './context.ts';
+import { createSearchPages, type AppContext, type ServerModule } from './context.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { healthModule } from './modules/health/routes.ts';
@@ -72,7 +72,7 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   await migrateToLatest(db);
   await checkStorage(config);
 
-  const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log, storage: openStorage(config), media: createMediaJobs() };
+  const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log, storage: openStorage(config), media: createMediaJobs(), searchPages: createSearchPages() };
   app.decorate('ctx', ctx);
 
   await app.register(fastifyCookie);

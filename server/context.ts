@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { FastifyBaseLogger, FastifyBodyParser, FastifyContentTypeParser, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
@@ -17,6 +18,19 @@ export interface AppContext {
   storage: Storage;
   /** the slots media programs (ffmpeg) wait for */
   media: MediaJobs;
+  /**
+   * The one cache of the read path: pages of text searches (ranked ids and total), keyed by the
+   * generations they were read at (docs/decisions/0064-text-search-page-cache.md).
+   */
+  searchPages: SearchPages;
+}
+
+/** Ranked ids and totals of text-search pages; only the videos module reads and fills it. */
+export type SearchPages = LRUCache<string, { ids: readonly number[]; total: number }>;
+
+/** How many search pages an instance remembers: some hundred kilobytes at most. */
+export function createSearchPages(max = 2000): SearchPages {
+  return new LRUCache({ max });
 }
 
 /**

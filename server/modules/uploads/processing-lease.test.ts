@@ -162,7 +162,7 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     const db = await otherInstance();
     const configured = options.leaseSeconds === undefined ? config : { ...config, processingLeaseSeconds: options.leaseSeconds };
     const storage = new LocalStorage(config.mediaDir);
-    return createUploadsService({ config: configured, db, secrets: app.ctx.secrets, log: app.log, storage, media: createMediaJobs() }, storage, {
+    return createUploadsService({ ...app.ctx, config: configured, db, storage, media: createMediaJobs() }, storage, {
       instanceId: name,
       pollMs: 100,
       ...(options.leaseSeconds === undefined ? { leaseMs: options.leaseMs ?? 3000 } : {}),

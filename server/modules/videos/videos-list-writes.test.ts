@@ -264,6 +264,21 @@ describeOnEachDatabase('videos: lists follow every write', (server) => {
       expect(after.total).toBe(theirs.total + 1);
       expect(after.titles).toContain('Alfa');
 
+      // A text search each server has answered (and may remember) follows a title changed through the other.
+      expect(await listed(ana, { q: 'omega' }, app)).toMatchObject({ titles: [], total: 0 });
+      expect(await listed(ana, { q: 'omega' })).toMatchObject({ titles: [], total: 0 });
+      await patched(admin, 'Delta', [{ path: '/titulo', value: 'Delta omega' }]);
+      expect(await listed(ana, { q: 'omega' }, app)).toMatchObject({ titles: ['Delta omega'], total: 1 });
+      const renamed = await call(app, {
+        method: 'PATCH',
+        url: `/api/videos/${ids.Delta}`,
+        token: admin.session,
+        headers: { 'content-type': 'application/json-patch+json' },
+        payload: [{ op: 'replace', path: '/titulo', value: 'Delta' }],
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(await listed(ana, { q: 'omega' })).toMatchObject({ titles: [], total: 0 });
+
       expect(await listed(ana, { favorited: 'eq:true' }, app)).toMatchObject({ titles: [], total: 0 });
       await patched(ana, 'Beta', [{ path: '/favorito', value: true }]);
       expect(await listed(ana, { favorited: 'eq:true' }, app)).toMatchObject({ titles: ['Beta'], total: 1 });

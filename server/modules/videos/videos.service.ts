@@ -28,6 +28,7 @@ import {
   listVideoIds,
   lockVideo,
   rankedPage,
+  readListGenerations,
   recordViewEvent,
   refreshSearchIndex,
   setVideoTags,
@@ -46,7 +47,7 @@ type Etiqueta = components['schemas']['Etiqueta'];
 export type VideoPatch = BodyOf<'patchVideo'>;
 
 /** What the video services need: the API passes its AppContext; the CLI (demo) builds one from the same config. */
-export type VideosContext = Pick<AppContext, 'db' | 'secrets'> & Partial<Pick<AppContext, 'media'>> & { log?: Pick<FastifyBaseLogger, 'warn'> };
+export type VideosContext = Pick<AppContext, 'db' | 'secrets'> & Partial<Pick<AppContext, 'media' | 'searchPages'>> & { log?: Pick<FastifyBaseLogger, 'warn'> };
 
 /** The signed-in caller. */
 export interface Caller {
@@ -171,9 +172,32 @@ async function filteredPage(db: Db, viewer: Viewer, query: VideoListQuery): Prom
   return { ids, total: shortPage ? query.offset + ids.length : await countVideos(db.kysely, db.dialect, viewer, query) };
 }
 
-/** A page of a text search: ranked ids and the total, from one statement. */
+/**
+ * A page of a text search. Ranking reads every match, which is most of a list's cost on a large
+ * library, so pages are remembered in the app's cache (docs/decisions/0064-text-search-page-cache.md)
+ * under the generations of what they depend on, read in one statement before the page: a write that
+ * changes the library, the ratings (score filter) or the caller's marks (favourite and not-seen
+ * filters) makes the next request miss. Rows, tags and the caller's own state are read fresh.
+ */
 async function searchPage(ctx: VideosContext, caller: Caller, query: VideoListQuery): Promise<{ ids: readonly number[]; total: number }> {
-  return rankedPage(ctx.db.kysely, ctx.db.dialect, viewerOf(caller), query, query.limit, query.offset);
+  const { kysely, dialect } = ctx.db;
+  const cache = ctx.searchPages;
+  if (!cache) return rankedPage(kysely, dialect, viewerOf(caller), query, query.limit, query.offset);
+  const generations = await readListGenerations(kysely, caller.userId);
+  const viewer: Viewer = { ...viewerOf(caller), organizacion: generations.organizacion };
+  const marks = query.favorited !== undefined || query.notSeen !== undefined;
+  const key = JSON.stringify([
+    generations.library,
+    query.score ? generations.ratings : null,
+    marks ? [caller.userId, generations.user] : null,
+    viewer.isAdmin ? true : viewer.organizacion,
+    query,
+  ]);
+  const remembered = cache.get(key);
+  if (remembered) return remembered;
+  const page = await rankedPage(kysely, dialect, viewer, query, query.limit, query.offset);
+  cache.set(key, page);
+  return page;
 }
 
 /**
