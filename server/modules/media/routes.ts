@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
-import { checkSignedPath, mediaPath, type MediaFile } from '../../media/signed-urls.ts';
+import { checkSignedPath, checkStreamSignature, mediaPath, type MediaFile } from '../../media/signed-urls.ts';
 import { THUMBNAIL_SMALL_WEBP, THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { MEMORY_READ_MAX_BYTES, type OpenedFile, type Storage } from '../../storage/storage.ts';
@@ -11,6 +11,14 @@ const CONTENT_TYPES: Record<MediaFile, string> = {
   'video.mp4': 'video/mp4',
   'preview.mp4': 'video/mp4',
   'thumbnail.jpg': 'image/jpeg',
+};
+
+/** Streaming files by extension (the contract's pattern admits only these four). */
+const STREAM_TYPES: Record<string, string> = {
+  m3u8: 'application/vnd.apple.mpegurl',
+  mp4: 'video/mp4',
+  vtt: 'text/vtt',
+  jpg: 'image/jpeg',
 };
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
@@ -30,7 +38,9 @@ function acceptsWebp(accept: string | undefined): boolean {
 }
 
 /**
- * GET (and HEAD, which Fastify answers from the GET route) of a signed media location: the
+ * GET (and HEAD, which Fastify answers from the GET route) of a signed media location (getMedia) and
+ * of a file under a signed streaming prefix (getStreamFile,
+ * docs/decisions/0110-signed-streaming-locations.md): the
  * signature first (403 `invalid-signature`, also once expired), then the file (404), then
  * conditional requests (304) and byte ranges (206 / 416), streamed from storage.
  */
@@ -65,6 +75,21 @@ export function mediaModule(ctx: AppContext, storage: Storage = ctx.storage): Se
         const opened: OpenedFile | undefined = stored ?? (await storage.open(id, file));
         if (!opened) throw new HttpProblem(404, 'resource-not-found', 'this media file does not exist');
         await sendStoredFile(request, reply, { assetId: id, name: served, opened, contentType: stored ? 'image/webp' : CONTENT_TYPES[file], maxAge: Math.max(0, expires - Math.floor(now / 1000)) });
+      },
+      getStreamFile: async (request, reply) => {
+        const { id, expires, signature, file } = request.params;
+        const now = Date.now();
+        // One signature for the asset's whole prefix, so the names inside playlists need none of their own.
+        const check = checkStreamSignature(ctx.secrets.urlKey, id, expires, signature, now);
+        if (check === 'expired') throw new HttpProblem(403, 'invalid-signature', 'this streaming location has expired');
+        if (check !== 'valid') throw new HttpProblem(403, 'invalid-signature', 'this streaming location is not signed for this asset');
+        const opened = await storage.open(id, file);
+        if (!opened) throw new HttpProblem(404, 'resource-not-found', 'this streaming file does not exist');
+        const contentType = STREAM_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+        // A master playlist gains renditions as they become ready: caches revalidate playlists (304)
+        // instead of keeping one for the prefix's 12 hours.
+        const maxAge = file.endsWith('.m3u8') ? 0 : Math.max(0, expires - Math.floor(now / 1000));
+        await sendStoredFile(request, reply, { assetId: id, name: file, opened, contentType, maxAge });
       },
     },
   };
