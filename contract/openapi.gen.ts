@@ -393,6 +393,7 @@ export interface paths {
                 /**
                  * @description An HLS master playlist, a rendition's media playlist or its fragmented MP4 (by height), or
                  *     the storyboard (WebVTT thumbnails and their sprite).
+                 * @example hls-master.m3u8
                  */
                 file: string;
             };
@@ -1691,6 +1692,7 @@ export interface operations {
                 /**
                  * @description An HLS master playlist, a rendition's media playlist or its fragmented MP4 (by height), or
                  *     the storyboard (WebVTT thumbnails and their sprite).
+                 * @example hls-master.m3u8
                  */
                 file: string;
             };
