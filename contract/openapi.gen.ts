@@ -380,6 +380,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/media/{id}/s/{expires}/{signature}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AssetId"];
+                /** @description Unix time (seconds) after which the streaming prefix stops working. */
+                expires: number;
+                /** @description base64url HMAC-SHA256 of `GET`, the prefix `/api/media/{id}/s/` and `expires`. */
+                signature: string;
+                /**
+                 * @description An HLS master playlist, a rendition's media playlist or its fragmented MP4 (by height), or
+                 *     the storyboard (WebVTT thumbnails and their sprite).
+                 * @example hls-master.m3u8
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A file of a signed streaming prefix (HLS playlists and fMP4, storyboard); supports Range requests.
+         * @description The prefix `/api/media/{id}/s/{expires}/{signature}/` is the credential (no session): the
+         *     signature covers `GET`, `/api/media/{id}/s/` and `expires`, so every file of the asset's
+         *     prefix works with it until `expires`, and the bare relative names inside playlists and the
+         *     storyboard resolve under it. A signature made for another asset or expiry, a forged one or an
+         *     expired one answers 403 `invalid-signature` (before the file is looked up); a file the asset
+         *     does not have (yet) answers 404. Prefixes in video objects expire on the next hour boundary
+         *     plus 12 hours.
+         *
+         *     `HEAD`, conditional requests, byte ranges (players ask for `bytes=<first>-<last>` of a
+         *     rendition's MP4), 416 and the private cache lifetime are as for `getMedia`.
+         */
+        get: operations["getStreamFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/etiquetas": {
         parameters: {
             query?: never;
@@ -1017,6 +1058,14 @@ export interface components {
         SignatureExpires: number;
         /** @description base64url HMAC-SHA256 of the method, path and expiry. */
         Signature: string;
+        /** @description One byte range (RFC 9110 §14.2). */
+        MediaRange: string;
+        /** @description Entity tags (or `*`); a match answers 304. */
+        MediaIfNoneMatch: string;
+        /** @description An HTTP-date; used without If-None-Match. Unchanged since then answers 304. */
+        MediaIfModifiedSince: string;
+        /** @description An entity tag or the Last-Modified date; the Range is honoured only if it is current. */
+        MediaIfRange: string;
         QueryText: string & components["schemas"]["TextWithoutNul"];
         /** @description `in:` and a comma-separated list of tag ids, e.g. `in:3,7`. */
         TagFilter: string;
@@ -1541,13 +1590,13 @@ export interface operations {
             };
             header?: {
                 /** @description One byte range (RFC 9110 §14.2). */
-                Range?: string;
+                Range?: components["parameters"]["MediaRange"];
                 /** @description Entity tags (or `*`); a match answers 304. */
-                "If-None-Match"?: string;
+                "If-None-Match"?: components["parameters"]["MediaIfNoneMatch"];
                 /** @description An HTTP-date; used without If-None-Match. Unchanged since then answers 304. */
-                "If-Modified-Since"?: string;
+                "If-Modified-Since"?: components["parameters"]["MediaIfModifiedSince"];
                 /** @description An entity tag or the Last-Modified date; the Range is honoured only if it is current. */
-                "If-Range"?: string;
+                "If-Range"?: components["parameters"]["MediaIfRange"];
             };
             path: {
                 id: components["parameters"]["AssetId"];
@@ -1600,6 +1649,99 @@ export interface operations {
                     "Last-Modified": components["headers"]["MediaLastModified"];
                     "Cache-Control": components["headers"]["MediaCacheControl"];
                     Vary: components["headers"]["MediaVary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            /** @description The range selects no byte of the file (`range-not-satisfiable`). */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    getStreamFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range (RFC 9110 §14.2). */
+                Range?: components["parameters"]["MediaRange"];
+                /** @description Entity tags (or `*`); a match answers 304. */
+                "If-None-Match"?: components["parameters"]["MediaIfNoneMatch"];
+                /** @description An HTTP-date; used without If-None-Match. Unchanged since then answers 304. */
+                "If-Modified-Since"?: components["parameters"]["MediaIfModifiedSince"];
+                /** @description An entity tag or the Last-Modified date; the Range is honoured only if it is current. */
+                "If-Range"?: components["parameters"]["MediaIfRange"];
+            };
+            path: {
+                id: components["parameters"]["AssetId"];
+                /** @description Unix time (seconds) after which the streaming prefix stops working. */
+                expires: number;
+                /** @description base64url HMAC-SHA256 of `GET`, the prefix `/api/media/{id}/s/` and `expires`. */
+                signature: string;
+                /**
+                 * @description An HLS master playlist, a rendition's media playlist or its fragmented MP4 (by height), or
+                 *     the storyboard (WebVTT thumbnails and their sprite).
+                 * @example hls-master.m3u8
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    "Content-Length": components["headers"]["MediaContentLength"];
+                    "Accept-Ranges": components["headers"]["MediaAcceptRanges"];
+                    ETag: components["headers"]["MediaETag"];
+                    "Last-Modified": components["headers"]["MediaLastModified"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apple.mpegurl": string;
+                    "video/mp4": string;
+                    "text/vtt": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description The requested byte range. */
+            206: {
+                headers: {
+                    /** @description `bytes <first>-<last>/<size>` */
+                    "Content-Range": string;
+                    "Content-Length": components["headers"]["MediaContentLength"];
+                    "Accept-Ranges": components["headers"]["MediaAcceptRanges"];
+                    ETag: components["headers"]["MediaETag"];
+                    "Last-Modified": components["headers"]["MediaLastModified"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apple.mpegurl": string;
+                    "video/mp4": string;
+                    "text/vtt": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Not modified since the version the client holds (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["MediaETag"];
+                    "Last-Modified": components["headers"]["MediaLastModified"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
                     [name: string]: unknown;
                 };
                 content?: never;

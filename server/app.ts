@@ -1,6 +1,6 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { createSearchPages, type AppContext, type ServerModule } from './context.ts';
 import { openDatabase, type Db } from './db/database.ts';
@@ -67,12 +67,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   return app;
 }
 
-async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promise<void> {
-  const { config } = options;
+/**
+ * What the web server and the processing worker (server/processing-worker.ts) both start from: the
+ * database migrated, the storage checked and opened, the secrets, the media job slots.
+ */
+export async function openContext(config: Config, db: Db, log: FastifyBaseLogger): Promise<AppContext> {
   await migrateToLatest(db);
   await checkStorage(config);
+  return { config, db, secrets: loadSecrets(config), log, storage: openStorage(config), media: createMediaJobs(), searchPages: createSearchPages() };
+}
 
-  const ctx: AppContext = { config, db, secrets: loadSecrets(config), log: app.log, storage: openStorage(config), media: createMediaJobs(), searchPages: createSearchPages() };
+async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promise<void> {
+  const { config } = options;
+  const ctx = await openContext(config, db, app.log);
   app.decorate('ctx', ctx);
 
   await app.register(fastifyCookie);
@@ -93,17 +100,22 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   if (unimplemented.length > 0) app.log.info({ operations: unimplemented }, 'operations without a handler answer 501');
 
   await registerSpa(app, config.clientDir);
-  app.addHook('onReady', async () => void logMediaTools(app));
+  // with PROCESSING=off, videos are processed by a worker, which says which ffmpeg it runs
+  if (config.processing) app.addHook('onReady', async () => void logMediaTools(app.log).catch(() => undefined));
 }
 
-/** Says at start which ffmpeg the uploads will run (the system's is preferred over the bundled 2018 build). */
-async function logMediaTools(app: FastifyInstance): Promise<void> {
-  if (!app.log.level || app.log.level === 'silent') return; // tests without logs start no ffmpeg
+/**
+ * Says at start which ffmpeg the uploads will run (the system's is preferred over the bundled 2018
+ * build); warns, and rethrows, when it cannot be run.
+ */
+export async function logMediaTools(log: FastifyBaseLogger): Promise<void> {
+  if (!log.level || log.level === 'silent') return; // tests without logs start no ffmpeg
   try {
     const tools = mediaTools();
-    app.log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, version: await mediaToolsVersion(tools) }, 'media tools');
+    log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, version: await mediaToolsVersion(tools) }, 'media tools');
   } catch (error) {
-    app.log.warn({ err: error }, 'media tools: ffmpeg cannot be run; uploads will fail to process');
+    log.warn({ err: error }, 'media tools: ffmpeg cannot be run; uploads will fail to process');
+    throw error;
   }
 }
 

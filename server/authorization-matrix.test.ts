@@ -5,6 +5,7 @@ import type { InjectOptions } from 'fastify';
 import { loadContract, type OperationSpec } from './openapi/contract.ts';
 import { passwordLogin, register } from './modules/accounts/login.service.ts';
 import type { ProblemType } from './plugins/problems.ts';
+import { streamUrl } from './media/signed-urls.ts';
 import { authenticatorOf, freshCode, wrongCode } from '../tests/utils/accounts.ts';
 import { describeOnEachDatabase, type TestServer } from '../tests/utils/server-harness.ts';
 import { securityRefusal, type Refusal } from '../tests/utils/security-rules.ts';
@@ -59,6 +60,8 @@ const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 const aMinuteAgo = () => Math.floor(Date.now() / 1000) - 60;
 /** The same signed location with one character of its signature changed. */
 const tampered = (location: string) => location.replace(/signature=(.)/, (_all, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`);
+/** The same streaming location with one character of its path signature changed. */
+const tamperedPrefix = (location: string) => location.replace(/\/s\/(\d+)\/(.)/, (_all, expires: string, c: string) => `/s/${expires}/${c === 'A' ? 'B' : 'A'}`);
 const mediaPath = (asset: string, file: string) => `/api/media/${asset}/${file}`;
 
 function ssoToken(claims: JWTPayload, options: { key?: string; exp?: number } = {}) {
@@ -274,6 +277,34 @@ const MATRIX: Record<string, MatrixRow[]> = {
     {
       row: 'a genuine location of a file that does not exist',
       request: (w) => ({ url: w.sign('GET', mediaPath(newAsset(), 'video.mp4'), inAnHour()) }),
+      all: refusal(404, 'resource-not-found'),
+    },
+  ],
+
+  getStreamFile: [
+    { row: "a visible video's master playlist under its signed prefix", request: (w) => ({ url: streamUrl(w.urlKey, w.visibleVideo.asset, 'hls-master.m3u8') }) },
+    {
+      row: "an invisible video's playlist under its signed prefix (the prefix is the credential)",
+      request: (w) => ({ url: streamUrl(w.urlKey, w.invisibleVideo.asset, 'hls-master.m3u8') }),
+    },
+    {
+      row: 'a prefix whose signature was tampered with',
+      request: (w) => ({ url: tamperedPrefix(streamUrl(w.urlKey, w.visibleVideo.asset, 'hls-master.m3u8')) }),
+      all: refusal(403, 'invalid-signature'),
+    },
+    {
+      row: 'a prefix that expired (genuinely signed)',
+      request: (w) => ({ url: streamUrl(w.urlKey, w.visibleVideo.asset, 'hls-master.m3u8', Date.now() - 14 * 3600_000) }),
+      all: refusal(403, 'invalid-signature'),
+    },
+    {
+      row: "a visible video's prefix on the invisible video's path",
+      request: (w) => ({ url: streamUrl(w.urlKey, w.visibleVideo.asset, 'hls-master.m3u8').replace(w.visibleVideo.asset, w.invisibleVideo.asset) }),
+      all: refusal(403, 'invalid-signature'),
+    },
+    {
+      row: 'a genuine prefix of a file that does not exist',
+      request: (w) => ({ url: streamUrl(w.urlKey, w.visibleVideo.asset, 'hls-720p.mp4') }),
       all: refusal(404, 'resource-not-found'),
     },
   ],

@@ -68,3 +68,13 @@ describe('configuration: the processing lease of several instances', () => {
     expect(() => loadConfig({ PROCESSING_LEASE_SECONDS: '1.5' })).toThrow(/PROCESSING_LEASE_SECONDS/);
   });
 });
+
+describe('configuration: processing on this instance', () => {
+  it('processes videos unless PROCESSING=off, and refuses other values (R-OPS-5)', () => {
+    expect(loadConfig({}).processing).toBe(true);
+    expect(loadConfig({ PROCESSING: 'on' }).processing).toBe(true);
+    expect(loadConfig({ PROCESSING: 'off' }).processing).toBe(false);
+    expect(loadConfig({ PROCESSING: ' OFF ' }).processing).toBe(false);
+    expect(() => loadConfig({ PROCESSING: 'false' })).toThrow(/PROCESSING must be on or off \(got "false"\)/);
+  });
+});

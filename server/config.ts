@@ -34,6 +34,11 @@ export interface Config {
    * third of it): how soon another instance takes over the video of an instance that died
    */
   processingLeaseSeconds: number;
+  /**
+   * PROCESSING=off: this instance processes no video (no ffmpeg, no polling for work); uploads still
+   * complete and wait in `processing` for a worker (`npm run worker`) on the same database and storage
+   */
+  processing: boolean;
   trustProxy: boolean;
   sso: {
     hs256Secret: string | undefined;
@@ -73,6 +78,14 @@ function bool(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
+/** `on` or `off` (any case), the fallback when unset. */
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  const v = optional(value)?.trim().toLowerCase();
+  if (v === undefined) return fallback;
+  if (v !== 'on' && v !== 'off') throw new Error(`${name} must be on or off (got "${value}")`);
+  return v === 'on';
+}
+
 function optional(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
@@ -103,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadUrlTtlSeconds: int('UPLOAD_URL_TTL_SECONDS', env.UPLOAD_URL_TTL_SECONDS, 3600, 60, 24 * 3600),
     processingConcurrency: int('PROCESSING_CONCURRENCY', env.PROCESSING_CONCURRENCY, 3, 1, 4),
     processingLeaseSeconds: int('PROCESSING_LEASE_SECONDS', env.PROCESSING_LEASE_SECONDS, 60, 10, 3600),
+    processing: onOff('PROCESSING', env.PROCESSING, true),
     trustProxy: bool(env.TRUST_PROXY),
     sso: {
       hs256Secret: optional(env.SSO_HS256_SECRET),

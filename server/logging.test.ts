@@ -13,6 +13,13 @@ describe('redactUrl: the credentials of logged URLs', () => {
     expect(redactUrl('/videos?q=gato&xwikiid=eyJhbGciOiJIUzI1NiJ9.eyJ1c2VyIjoibHVpc2EifQ.c2ln')).toBe('/videos?q=gato&xwikiid=[redacted]');
   });
 
+  it("replaces the signature a streaming location carries in its path, keeping the asset, expiry and file (R-SEC-4)", () => {
+    expect(redactUrl('/api/media/asset_0123/s/1795345200/Wd6o7Mw6VcLugVhXBCIevSL5cabp3oSQ_RYLNoUhK5Y/hls-360p.mp4')).toBe(
+      '/api/media/asset_0123/s/1795345200/[redacted]/hls-360p.mp4',
+    );
+    expect(redactUrl('/api/media/asset_0123/s/1795345200/forged/hls-master.m3u8?x=1')).toBe('/api/media/asset_0123/s/1795345200/[redacted]/hls-master.m3u8?x=1');
+  });
+
   it('leaves paths, other parameters and malformed names as they are', () => {
     expect(redactUrl('/api/videos?q=hola&limit=5')).toBe('/api/videos?q=hola&limit=5');
     expect(redactUrl('/api/videos')).toBe('/api/videos');

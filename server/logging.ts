@@ -16,7 +16,11 @@ import type { Config } from './config.ts';
  */
 export const SECRET_QUERY_PARAMETERS = ['signature', 'invitation', 'token', 'taotoken', 'xwikiid'];
 
-export function redactUrl(url: string): string {
+/** The signature a streaming location carries in its path: `/api/media/{id}/s/{expires}/{signature}/`. */
+const STREAM_SIGNATURE = /^(\/api\/media\/[^/?]+\/s\/[^/?]+\/)[^/?]+/;
+
+export function redactUrl(logged: string): string {
+  const url = logged.replace(STREAM_SIGNATURE, '$1[redacted]');
   const start = url.indexOf('?');
   if (start < 0) return url;
   const query = url

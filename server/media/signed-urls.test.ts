@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSignedPath, mediaExpiry, mediaUrl, signPath, signedLocation, verifySignedPath } from './signed-urls.ts';
+import { checkSignedPath, checkStreamSignature, mediaExpiry, mediaUrl, signPath, signedLocation, STREAM_FILE, streamExpiry, streamPrefix, streamUrl, verifySignedPath } from './signed-urls.ts';
 
 const key = Buffer.from('k'.repeat(48));
 const otherKey = Buffer.from('o'.repeat(48));
@@ -68,5 +68,51 @@ describe('signed media locations', () => {
   it('refuses asset ids outside the contract pattern', () => {
     expect(() => mediaUrl(key, '../etc', 'video.mp4', now)).toThrow();
     expect(() => mediaUrl(key, 'short', 'video.mp4', now)).toThrow();
+  });
+});
+
+describe('signed streaming locations', () => {
+  const now = Date.UTC(2026, 10, 22, 10, 17, 5);
+  const parts = (url: string) => {
+    const [, asset, expires, signature, file] = /^\/api\/media\/([^/]+)\/s\/(\d+)\/([A-Za-z0-9_-]{43})\/(.*)$/.exec(url) ?? [];
+    return { asset, expires: Number(expires), signature: signature!, file };
+  };
+
+  it('puts expiry and signature in the path, so names inside a playlist resolve under the prefix (R-MED-10)', () => {
+    const prefix = streamPrefix(key, ASSET, now);
+    expect(prefix).toMatch(/^\/api\/media\/asset_0001\/s\/\d+\/[A-Za-z0-9_-]{43}\/$/);
+    const master = streamUrl(key, ASSET, 'hls-master.m3u8', now);
+    expect(master).toBe(`${prefix}hls-master.m3u8`);
+    expect(new URL('hls-360p.mp4', `http://x${master}`).pathname).toBe(`${prefix}hls-360p.mp4`);
+    const { expires, signature } = parts(master);
+    expect(signature).toBe(signPath(key, 'GET', '/api/media/asset_0001/s/', expires));
+    expect(checkStreamSignature(key, ASSET, expires, signature, now)).toBe('valid');
+  });
+
+  it('expires on the next hour boundary plus 12 hours, the same URL within one clock hour (R-MED-10)', () => {
+    expect(streamExpiry(now)).toBe(Date.UTC(2026, 10, 22, 23) / 1000);
+    const start = Date.UTC(2026, 10, 22, 10, 0, 0);
+    const end = Date.UTC(2026, 10, 22, 10, 59, 59, 999);
+    expect(streamPrefix(key, ASSET, start)).toBe(streamPrefix(key, ASSET, end));
+    expect(streamPrefix(key, ASSET, end)).not.toBe(streamPrefix(key, ASSET, end + 1));
+    const { expires, signature } = parts(streamUrl(key, ASSET, 'storyboard.vtt', now));
+    expect(checkStreamSignature(key, ASSET, expires, signature, expires * 1000 - 1000)).toBe('valid');
+    expect(checkStreamSignature(key, ASSET, expires, signature, expires * 1000)).toBe('expired');
+  });
+
+  it("refuses another asset's prefix, a changed expiry, another key and a media file's signature (R-MED-10)", () => {
+    const { expires, signature } = parts(streamUrl(key, ASSET, 'hls-master.m3u8', now));
+    expect(checkStreamSignature(key, 'asset_0002', expires, signature, now)).toBe('invalid');
+    expect(checkStreamSignature(key, ASSET, expires + 3600, signature, now)).toBe('invalid');
+    expect(checkStreamSignature(otherKey, ASSET, expires, signature, now)).toBe('invalid');
+    const media = parse(mediaUrl(key, ASSET, 'video.mp4', now));
+    expect(checkStreamSignature(key, ASSET, media.expires, media.signature, now)).toBe('invalid');
+  });
+
+  it('names only the streaming files of the agreed layout', () => {
+    for (const file of ['hls-master.m3u8', 'hls-240p.m3u8', 'hls-1080p.mp4', 'storyboard.vtt', 'storyboard.jpg']) expect(STREAM_FILE.test(file), file).toBe(true);
+    for (const file of ['video.mp4', 'hls-master.mp4', 'hls-12p.m3u8', '../hls-360p.mp4', 'hls-360p.m3u8x', 'storyboard.png']) expect(STREAM_FILE.test(file), file).toBe(false);
+    expect(() => streamUrl(key, ASSET, 'video.mp4', now)).toThrow();
+    expect(() => streamPrefix(key, '../etc', now)).toThrow();
   });
 });

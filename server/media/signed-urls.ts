@@ -71,3 +71,45 @@ export function checkSignedPath(urlKey: Buffer, method: string, path: string, ex
 export function verifySignedPath(urlKey: Buffer, method: string, path: string, expires: number, signature: string, now = Date.now()): boolean {
   return checkSignedPath(urlKey, method, path, expires, signature, now) === 'valid';
 }
+
+/**
+ * The files of an asset's streaming prefix (HLS playlists, their fragmented MP4s, the storyboard),
+ * as named in GET /api/media/{id}/s/{expires}/{signature}/{file}.
+ */
+export const STREAM_FILE = /^(hls-master\.m3u8|hls-[0-9]{3,4}p\.(m3u8|mp4)|storyboard\.(vtt|jpg))$/;
+
+/**
+ * Streaming locations expire on the next hour boundary plus 12 hours: one page opened now plays a
+ * whole film (every playlist and byte range under one prefix), and stays the same URL within the hour.
+ */
+export function streamExpiry(now = Date.now()): number {
+  return (Math.floor(now / 1000 / HOUR) + 13) * HOUR;
+}
+
+/** The signed part of a streaming location: `/api/media/{assetId}/s/`, the asset's whole prefix. */
+export function streamPrefixPath(assetId: string): string {
+  if (!ASSET_ID_PATTERN.test(assetId)) throw new Error(`invalid asset id "${assetId}"`);
+  return `/api/media/${assetId}/s/`;
+}
+
+/**
+ * `/api/media/{assetId}/s/{expires}/{signature}/`: the credential sits in the path, so the bare names
+ * a playlist refers to (`hls-360p.m3u8`, `hls-360p.mp4`) resolve under it and are signed too
+ * (docs/decisions/0110-signed-streaming-locations.md).
+ */
+export function streamPrefix(urlKey: Buffer, assetId: string, now = Date.now()): string {
+  const path = streamPrefixPath(assetId);
+  const expires = streamExpiry(now);
+  return `${path}${expires}/${signPath(urlKey, 'GET', path, expires)}/`;
+}
+
+/** A signed GET location of one streaming file: streamPrefix(…) + file. */
+export function streamUrl(urlKey: Buffer, assetId: string, file: string, now = Date.now()): string {
+  if (!STREAM_FILE.test(file)) throw new Error(`invalid streaming file "${file}"`);
+  return streamPrefix(urlKey, assetId, now) + file;
+}
+
+/** Checks the signature of an asset's streaming prefix (for GET; a HEAD uses the same). */
+export function checkStreamSignature(urlKey: Buffer, assetId: string, expires: number, signature: string, now = Date.now()): SignatureCheck {
+  return checkSignedPath(urlKey, 'GET', streamPrefixPath(assetId), expires, signature, now);
+}

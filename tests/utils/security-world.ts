@@ -84,6 +84,8 @@ export interface SecurityWorld {
   };
   /** A signed location as the server makes them (any method, path and expiry). */
   sign(method: string, path: string, expires: number): string;
+  /** the URL-signing key, for the locations of signed-urls.ts (streaming prefixes) */
+  urlKey: Buffer;
 }
 
 /** A fresh asset id (the contract's AssetId pattern). */
@@ -93,7 +95,12 @@ const suffix = () => crypto.randomBytes(4).toString('hex');
 /** A PNG as far as the upload's content check looks (its leading bytes). */
 export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), crypto.randomBytes(200)]);
 
-export const MEDIA_BYTES = { 'video.mp4': crypto.randomBytes(4096), 'preview.mp4': crypto.randomBytes(1024), 'thumbnail.jpg': crypto.randomBytes(512) } as const;
+export const MEDIA_BYTES = {
+  'video.mp4': crypto.randomBytes(4096),
+  'preview.mp4': crypto.randomBytes(1024),
+  'thumbnail.jpg': crypto.randomBytes(512),
+  'hls-master.m3u8': Buffer.from('#EXTM3U\n#EXT-X-VERSION:7\n'),
+} as const;
 
 /** A JWT with `alg: none` carrying the claims of a real session token. */
 function unsigned(token: string): string {
@@ -265,5 +272,6 @@ export async function buildSecurityWorld(server: TestServer): Promise<SecurityWo
       },
     },
     sign,
+    urlKey: ctx.secrets.urlKey,
   };
 }

@@ -268,7 +268,8 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       claimed_until: null,
       updated_at: now(),
     });
-    queue.enqueue(assetId);
+    // With PROCESSING=off a worker's poll finds it (docs/decisions/0111-processing-workers.md).
+    if (config.processing) queue.enqueue(assetId);
     return { complete: true, offset: size };
   }
 
@@ -476,8 +477,9 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
   }
 
   let poller: NodeJS.Timeout | undefined;
-  /** Picks up videos to process now and every PROCESSING_POLL_MS. */
+  /** Picks up videos to process now and every PROCESSING_POLL_MS; nothing with PROCESSING=off. */
   async function startProcessing(): Promise<void> {
+    if (!config.processing) return;
     await pickUpProcessing();
     poller = setInterval(() => {
       pickUpProcessing().catch((error: unknown) => log.warn({ err: error }, 'processing: could not look for videos to process'));
