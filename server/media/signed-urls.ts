@@ -53,6 +53,32 @@ export function mediaUrl(urlKey: Buffer, assetId: string, file: MediaFile, now =
   return signedLocation(urlKey, 'GET', mediaPath(assetId, file), mediaExpiry(now));
 }
 
+/**
+ * Streaming locations (HLS playlists, their media files, the storyboard) expire on the next hour
+ * boundary plus 12 hours: a film watched from a page opened now ends long before, and every page
+ * opened within one clock hour gets the same prefix, so players' caches keep working.
+ */
+export function streamExpiry(now = Date.now()): number {
+  return (Math.floor(now / 1000 / HOUR) + 1) * HOUR + 12 * HOUR;
+}
+
+/**
+ * The signed prefix of an asset's streaming files, `/api/media/<id>/s/<expires>/<signature>/`: the
+ * signature (GET, `/api/media/<id>/s/`, expires) covers every file under it, so the bare relative
+ * names inside playlists and the storyboard's WebVTT resolve to signed locations of the same asset.
+ */
+export function streamPrefix(urlKey: Buffer, assetId: string, now = Date.now()): string {
+  if (!ASSET_ID_PATTERN.test(assetId)) throw new Error(`invalid asset id "${assetId}"`);
+  const scope = `/api/media/${assetId}/s/`;
+  const expires = streamExpiry(now);
+  return `${scope}${expires}/${signPath(urlKey, 'GET', scope, expires)}/`;
+}
+
+/** The signed location of one streaming file of the asset (`hls-master.m3u8`, `storyboard.vtt`, …). */
+export function streamUrl(urlKey: Buffer, assetId: string, file: string, now = Date.now()): string {
+  return streamPrefix(urlKey, assetId, now) + file;
+}
+
 export type SignatureCheck = 'valid' | 'invalid' | 'expired';
 
 /**
