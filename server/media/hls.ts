@@ -47,11 +47,18 @@ export interface Rendition {
 /** The nearest even number of at least 2 (H.264 4:2:0 needs even sides). */
 export const even = (value: number): number => Math.max(2, 2 * Math.round(value / 2));
 
-/** The frame rate renditions get: the source's up to MAX_FRAME_RATE, else an integer fraction of it; 25 when unknown. */
+/** Whether a rate is one of the 1000/1001 family (23.976, 29.97, 59.94). */
+const isNtsc = (fps: number) => Math.abs(fps - Math.round(fps)) > 0.01 && Math.abs(fps * 1.001 - Math.round(fps * 1.001)) < 0.005;
+
+/**
+ * The constant frame rate renditions get: the source's up to MAX_FRAME_RATE, else an integer
+ * fraction of it; a whole number unless it is of the 1000/1001 family, so that a variable-rate
+ * source's odd average (16.25) still puts a frame on every 2-second boundary; 25 when unknown.
+ */
 export function renditionFrameRate(source: number | undefined): number {
   if (!source || !(source > 0) || !Number.isFinite(source)) return 25;
-  if (source <= MAX_FRAME_RATE + 0.5) return source;
-  return source / Math.ceil(source / (MAX_FRAME_RATE + 0.5));
+  const rate = source <= MAX_FRAME_RATE + 0.5 ? source : source / Math.ceil(source / (MAX_FRAME_RATE + 0.5));
+  return isNtsc(rate) ? rate : Math.max(1, Math.round(rate));
 }
 
 /** The base name of a rendition's files (`hls-360p`; three digits at least, as the media route's pattern wants). */
@@ -86,9 +93,7 @@ export function chooseLadder(source: { width: number; height: number; frameRate?
 
 /** The fps filter's rate: NTSC rates as exact fractions (29.97 → 30000/1001), others to the millisecond. */
 function rateText(fps: number): string {
-  const ntsc = fps * 1.001;
-  if (Math.abs(fps - Math.round(fps)) > 0.01 && Math.abs(ntsc - Math.round(ntsc)) < 0.005) return `${Math.round(ntsc) * 1000}/1001`;
-  return String(Math.round(fps * 1000) / 1000);
+  return isNtsc(fps) ? `${Math.round(fps * 1.001) * 1000}/1001` : String(Math.round(fps * 1000) / 1000);
 }
 
 /** The ffmpeg arguments of one rendition (exported for the tests and the bench's report). */
