@@ -412,6 +412,35 @@ export async function indexFirst(file: string): Promise<boolean> {
 }
 
 /**
+ * Whether the top-level ISO/QuickTime boxes of the file end exactly at its end: false when the last
+ * one runs past it (a file cut short: ffprobe reads its index and it plays, until the bytes stop);
+ * undefined for a file that is not such boxes.
+ */
+export async function boxesComplete(file: string): Promise<boolean | undefined> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const header = Buffer.alloc(16);
+    let offset = 0;
+    while (offset + 8 <= size) {
+      const { bytesRead } = await handle.read(header, 0, 16, offset);
+      let boxSize = header.readUInt32BE(0);
+      if (!/^[\x20-\x7e]{4}$/.test(header.toString('latin1', 4, 8))) return offset === 0 ? undefined : false;
+      if (boxSize === 0) return true; // to the end of the file
+      if (boxSize === 1) {
+        if (bytesRead < 16) return false;
+        boxSize = Number(header.readBigUInt64BE(8));
+      }
+      if (boxSize < 8) return offset === 0 ? undefined : false;
+      offset += boxSize;
+    }
+    return offset === size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * What must change for the file to play in every browser, progressively: H.264 in 8-bit 4:2:0,
  * AAC or MP3 sound (or none), in an MP4 file (not QuickTime, WebM or Matroska) whose index comes
  * first. `undefined` when it already is such a file: it is then kept byte for byte.
