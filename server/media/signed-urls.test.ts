@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSignedPath, mediaExpiry, mediaUrl, signPath, signedLocation, verifySignedPath } from './signed-urls.ts';
+import { checkSignedPath, mediaExpiry, mediaUrl, signPath, signedLocation, streamExpiry, streamPrefix, streamUrl, verifySignedPath } from './signed-urls.ts';
 
 const key = Buffer.from('k'.repeat(48));
 const otherKey = Buffer.from('o'.repeat(48));
@@ -68,5 +68,22 @@ describe('signed media locations', () => {
   it('refuses asset ids outside the contract pattern', () => {
     expect(() => mediaUrl(key, '../etc', 'video.mp4', now)).toThrow();
     expect(() => mediaUrl(key, 'short', 'video.mp4', now)).toThrow();
+  });
+});
+
+describe('streaming locations', () => {
+  const at = Date.UTC(2026, 11, 2, 22, 17, 5);
+
+  it('sign the asset’s whole prefix until the next hour boundary plus 12 hours (R-MED-5)', () => {
+    const expires = streamExpiry(at);
+    expect(expires).toBe(Date.UTC(2026, 11, 3, 11, 0, 0) / 1000);
+    const prefix = streamPrefix(key, ASSET, at);
+    const [, scope, stamp, signature] = /^(\/api\/media\/asset_0001\/s\/)(\d+)\/([A-Za-z0-9_-]{43})\/$/.exec(prefix) ?? [];
+    expect(Number(stamp)).toBe(expires);
+    expect(checkSignedPath(key, 'GET', scope!, expires, signature!, at)).toBe('valid');
+    expect(checkSignedPath(key, 'GET', '/api/media/asset_0002/s/', expires, signature!, at)).toBe('invalid');
+    expect(streamUrl(key, ASSET, 'hls-master.m3u8', at)).toBe(`${prefix}hls-master.m3u8`);
+    // one prefix for every page opened within the clock hour
+    expect(streamPrefix(key, ASSET, at + 30 * 60_000)).toBe(prefix);
   });
 });
