@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
 import { writeLocalFile } from '../storage/write-local-file.ts';
-import { probe, progressReader, runFfmpeg, type MediaJobs, type ProbeResult } from './ffmpeg.ts';
+import { probe, progressReader, runFfmpeg, type MediaJobs, type MediaLane, type ProbeResult } from './ffmpeg.ts';
 import { withLocalFile } from './thumbnails.ts';
 import { makeWorkDir } from './work-dirs.ts';
 
@@ -123,6 +123,8 @@ export function renditionArgs(video: string, dir: string, r: Rendition, progress
 export interface EncodeOptions {
   durationSeconds: number;
   jobs?: MediaJobs | undefined;
+  /** the lane of `jobs` (default `streams`; the demo's own slots run two at a time in `jobs`) */
+  lane?: MediaLane | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((fraction: number) => void) | undefined;
 }
@@ -138,7 +140,7 @@ export async function encodeRendition(video: string, dir: string, r: Rendition, 
   const media = path.join(dir, `${name}.mp4`);
   await runFfmpeg(renditionArgs(video, dir, r, options.onProgress !== undefined), {
     ...(options.jobs ? { jobs: options.jobs } : {}),
-    lane: 'streams',
+    lane: options.lane ?? 'streams',
     timeoutMs: Math.max(15 * 60_000, Math.ceil(options.durationSeconds) * 10_000),
     ...(options.onProgress ? { onOutput: progressReader(options.durationSeconds, options.onProgress) } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -291,13 +293,18 @@ export function storyboardVtt(plan: StoryboardPlan, durationSeconds: number): st
 }
 
 /** Makes `storyboard.jpg` and `storyboard.vtt` of `video` in `dir` (the first frame at or after each interval). */
-export async function makeStoryboard(video: string, dir: string, plan: StoryboardPlan, options: { durationSeconds: number; jobs?: MediaJobs | undefined; signal?: AbortSignal | undefined }): Promise<{ jpg: string; vtt: string }> {
+export async function makeStoryboard(
+  video: string,
+  dir: string,
+  plan: StoryboardPlan,
+  options: { durationSeconds: number; jobs?: MediaJobs | undefined; lane?: MediaLane | undefined; signal?: AbortSignal | undefined },
+): Promise<{ jpg: string; vtt: string }> {
   const jpg = path.join(dir, STORYBOARD_JPG);
   const vtt = path.join(dir, STORYBOARD_VTT);
   const filter = `select='gte(t\\,selected_n*${plan.interval.toFixed(3)})',scale=${plan.tileWidth}:${plan.tileHeight},setsar=1,tile=${plan.columns}x${plan.rows}`;
   await runFfmpeg(['-i', path.resolve(video), '-map', '0:v:0', '-an', '-vf', filter, '-fps_mode', 'vfr', '-frames:v', '1', '-q:v', '4', '-f', 'image2', '-c:v', 'mjpeg', jpg], {
     ...(options.jobs ? { jobs: options.jobs } : {}),
-    lane: 'streams',
+    lane: options.lane ?? 'streams',
     timeoutMs: Math.max(5 * 60_000, Math.ceil(options.durationSeconds) * 2_000),
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -310,6 +317,8 @@ export async function makeStoryboard(video: string, dir: string, plan: Storyboar
 export interface StreamingOptions {
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'> | undefined;
   jobs?: MediaJobs | undefined;
+  /** the lane of `jobs` its ffmpeg runs in (default `streams`) */
+  lane?: MediaLane | undefined;
   signal?: AbortSignal | undefined;
   workParent?: string | undefined;
   /** after the master lists these heights (ascending): record them (the database's hls_heights) */
@@ -351,7 +360,7 @@ async function initOf(read: (range: { start: number; end: number }) => Promise<B
  * failure throws; what was stored before it stays listed and consistent.
  */
 export async function makeStreaming(storage: Storage, assetId: string, options: StreamingOptions = {}): Promise<StreamingResult> {
-  const { jobs, signal } = options;
+  const { jobs, signal, lane } = options;
   return withLocalFile(storage, assetId, 'video.mp4', async (source) => {
     const info: ProbeResult = await probe(source, jobs ? { jobs } : {});
     if (!info.hasVideo || !info.width || !info.height) throw new Error('the stored video has no moving picture to stream');
@@ -389,7 +398,7 @@ export async function makeStreaming(storage: Storage, assetId: string, options: 
         if (storyboard) return;
         signal?.throwIfAborted();
         const plan = storyboardPlan(durationSeconds, info.width!, info.height!);
-        const { jpg, vtt } = await makeStoryboard(video, work, plan, { durationSeconds, jobs, signal });
+        const { jpg, vtt } = await makeStoryboard(video, work, plan, { durationSeconds, jobs, lane, signal });
         await writeLocalFile(storage, assetId, STORYBOARD_JPG, jpg);
         await writeLocalFile(storage, assetId, STORYBOARD_VTT, vtt);
         storyboard = true;
@@ -402,7 +411,7 @@ export async function makeStreaming(storage: Storage, assetId: string, options: 
         signal?.throwIfAborted();
         const name = renditionName(r.label);
         const started = Date.now();
-        const { playlist, media } = await encodeRendition(source, work, r, { durationSeconds, jobs, signal, onProgress: progress });
+        const { playlist, media } = await encodeRendition(source, work, r, { durationSeconds, jobs, lane, signal, onProgress: progress });
         const text = await fs.promises.readFile(playlist, 'utf8');
         const handle = await fs.promises.open(media, 'r');
         let init: Buffer;
