@@ -177,6 +177,36 @@ describe('HLS renditions of real videos', () => {
     expect(await probe(local('hls-144p.mp4'))).toMatchObject({ width: 144, height: 256, rotation: 0 });
   }, 30_000);
 
+  it('makes a storyboard sprite of 160-pixel tiles whose cues run from 0 to the end of the video (R-MED-8)', async () => {
+    const source = path.join(dir, 'long.mp4');
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=128x72:rate=10', '-t', '11', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
+    const { local } = await streamed('asset-storyboard', source);
+    const cues = [...fs.readFileSync(local('storyboard.vtt'), 'utf8').matchAll(/(\d\d):(\d\d):(\d\d\.\d{3}) --> (\d\d):(\d\d):(\d\d\.\d{3})\nstoryboard\.jpg#xywh=(\d+),(\d+),(\d+),(\d+)/g)].map((m) => {
+      const t = (h: string, mm: string, ss: string) => Number(h) * 3600 + Number(mm) * 60 + Number(ss);
+      return { start: t(m[1]!, m[2]!, m[3]!), end: t(m[4]!, m[5]!, m[6]!), xywh: m.slice(7, 11).map(Number) };
+    });
+    expect(cues.map((c) => c.start)).toEqual([0, 5, 10]);
+    expect(cues.slice(0, -1).map((c) => c.end)).toEqual([5, 10]);
+    expect(cues.at(-1)!.end).toBeCloseTo((await probe(source)).durationSeconds, 1);
+    expect(cues.map((c) => c.xywh)).toEqual([[0, 0, 160, 90], [160, 0, 160, 90], [320, 0, 160, 90]]);
+    expect(await probe(local('storyboard.jpg'))).toMatchObject({ width: 480, height: 90 });
+  }, 30_000);
+
+  it('lists only the renditions stored when a run stops, and a later run adds the rest (R-MED-5, R-MED-7)', async () => {
+    const source = path.join(dir, 'stopped.mp4');
+    await generateTestVideo(source, { seconds: 3, pattern: 'smptebars', toneHz: 330, width: 640, height: 360 });
+    await storage.write('asset-stopped', 'video.mp4', fs.createReadStream(source));
+    const stop = new AbortController();
+    const run = makeStreaming(storage, 'asset-stopped', { signal: stop.signal, onHeights: async () => stop.abort() });
+    await expect(run).rejects.toThrow();
+    const master = () => fs.readFileSync(storage.localPath('asset-stopped', HLS_MASTER), 'utf8');
+    expect(masterRenditions(master()).map((r) => r.RESOLUTION)).toEqual(['426x240']);
+    expect((await storage.list('asset-stopped')).filter((f) => f.startsWith('hls-360p'))).toEqual([]);
+    const resumed = await makeStreaming(storage, 'asset-stopped');
+    expect(resumed).toMatchObject({ heights: [240, 360], made: [360] });
+    expect(masterRenditions(master()).map((r) => r.RESOLUTION)).toEqual(['426x240', '640x360']);
+  }, 30_000);
+
   it('makes nothing again for renditions and a storyboard already stored (R-MED-7)', async () => {
     const source = path.join(dir, 'again.mp4');
     await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=256x144:rate=15', '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
