@@ -207,6 +207,15 @@ describe('HLS renditions of real videos', () => {
     expect(masterRenditions(master()).map((r) => r.RESOLUTION)).toEqual(['426x240', '640x360']);
   }, 30_000);
 
+  it('stops a 4K source\'s ladder at 1080p (R-MED-5)', async () => {
+    const source = path.join(dir, '4k.mp4');
+    // few frames: the test is about the ladder, not the picture
+    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=teal:size=3840x2160:rate=2', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
+    const { result, renditions } = await streamed('asset-4k', source);
+    expect(result.heights).toEqual([240, 360, 480, 720, 1080]);
+    expect(renditions.map((r) => r.RESOLUTION)).toEqual(['426x240', '640x360', '854x480', '1280x720', '1920x1080']);
+  }, 60_000);
+
   it('makes nothing again for renditions and a storyboard already stored (R-MED-7)', async () => {
     const source = path.join(dir, 'again.mp4');
     await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=256x144:rate=15', '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
