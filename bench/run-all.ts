@@ -41,6 +41,7 @@ const BENCHES: Bench[] = [
   { id: 'media-range', limitMinutes: 6 },
   { id: 'upload-throughput', limitMinutes: 6 },
   { id: 'video-rewrite', limitMinutes: 4 },
+  { id: 'transcode', limitMinutes: 8 },
   { id: 'statistics', limitMinutes: 6 },
   { id: 'first-screen', limitMinutes: 2 },
   { id: 'lighthouse', limitMinutes: 9 },

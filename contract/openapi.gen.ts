@@ -767,7 +767,12 @@ export interface components {
             urlThumbnail: string | null;
             /** @description Short looping mp4. */
             urlPreview: string | null;
+            /** @description The progressive MP4 (downloads, and browsers that play neither HLS nor MSE). */
             urlVideo: string;
+            /** @description Signed location of the HLS master playlist (hls-master.m3u8) under the asset's signed streaming prefix; null until the first rendition is ready. */
+            urlHls: string | null;
+            /** @description Signed location of the WebVTT storyboard (storyboard.vtt, cues storyboard.jpg#xywh=x,y,w,h); null when none was made. */
+            urlStoryboard: string | null;
             etiquetas: components["schemas"]["Etiqueta"][];
             /** @description Visible to all users (false: only administrators and users of the video's organisation). */
             isVisible: boolean;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { DEFAULT_DEMO_VIDEOS, describeDemo, loadDemo, MAX_DEMO_VIDEOS } from './media/demo.ts';
+import { describeLibraryStreaming, makeLibraryStreaming, progressBar } from './media/hls.cli.ts';
 import { describePlayable, makeLibraryPlayable } from './media/playable.cli.ts';
 import { describeWebpThumbnails, makeWebpThumbnails } from './media/webp-thumbnails.cli.ts';
 import { openDatabase } from './db/database.ts';
@@ -55,6 +56,9 @@ Commands:
   playable [--check]                     rewrite the library's videos that not every browser plays (WebM,
                                          QuickTime, HEVC, 10-bit, the index at the end) as H.264/AAC MP4, as
                                          processing does for new uploads; --check only lists them
+  hls                                    make the HLS renditions (240p–1080p, not above the source) and
+                                         storyboards that ready videos lack; renditions already made are
+                                         kept, so a stopped run goes on where it was
   webp-thumbnails                        make the WebP copies (the picture's, about half the bytes, and
                                          the cards' 400-pixel one) that thumbnails stored before lack
   help                                   show this help
@@ -210,6 +214,25 @@ const commands: Record<string, Command> = {
     if (positionals.length > 0) throw new UsageError('playable takes only --check');
     const report = await makeLibraryPlayable(ctx, { check: values.check, line: (text) => io.stderr(`  ${text}\n`) });
     const summary = describePlayable(report, values.check);
+    if (report.failed > 0) throw new CommandError(summary);
+    return summary;
+  },
+
+  async hls(ctx, args, io) {
+    if (args.length > 0) throw new UsageError('hls takes no arguments');
+    let drawn = false;
+    const report = await makeLibraryStreaming(ctx, {
+      line: (text) => {
+        io.stderr(`${drawn ? '\n' : ''}  ${text}\n`);
+        drawn = false;
+      },
+      progress: (fraction, what) => {
+        io.stderr(progressBar(fraction, what));
+        drawn = true;
+      },
+    });
+    if (drawn) io.stderr('\n');
+    const summary = describeLibraryStreaming(report);
     if (report.failed > 0) throw new CommandError(summary);
     return summary;
   },

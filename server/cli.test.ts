@@ -62,7 +62,7 @@ describe('command line: usage', () => {
     const res = await runCliProcess(env, ['help']);
     expect(res.code).toBe(0);
     for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]',
-      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'playable [--check]', 'webp-thumbnails', 'help']) {
+      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'playable [--check]', 'hls', 'webp-thumbnails', 'help']) {
       expect(res.stdout).toContain(command);
     }
   });
@@ -362,6 +362,55 @@ describeOnEachDatabase('command line: playable', (server) => {
     expect(res.stderr).toMatch(/«Archivo dañado»: not a playable video, left as it is/);
     expect(res.stderr).toContain('1 failed (left as they were)');
     expect(stored(asset).equals(broken)).toBe(true);
+  }, 60_000);
+});
+
+describeOnEachDatabase('command line: hls', (server) => {
+  let env: NodeJS.ProcessEnv;
+  const cli = (...args: string[]) => runCliHere(env, args);
+  const storage = () => new LocalStorage(server().config.mediaDir);
+  beforeAll(async () => {
+    env = await cliEnv(server());
+  });
+
+  it('makes the renditions and storyboard ready videos lack, records them, and a second run makes nothing (R-MED-7)', async () => {
+    const asset = assetId();
+    const video = await addVideo(server(), { titulo: 'Sin HLS', idExterno: asset });
+    await storage().write(asset, 'video.mp4', Readable.from([await testVideoBytes({ seconds: 3, pattern: 'smptebars', toneHz: 440, width: 256, height: 144 })]));
+    await addVideo(server(), { titulo: 'Fila generada' });
+
+    const run = await cli('hls');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^ffmpeg: \S*ffmpeg \(ffmpeg version /);
+    expect(run.stdout).toContain('2 ready videos: 0 had every rendition and a storyboard, 1 renditions and 1 storyboards made, 1 without a stored file.');
+    expect(run.stderr).toContain('«Sin HLS»: made hls-144p, storyboard');
+    expect(run.stderr).toContain('100 %');
+    const row = await server().db.kysely.selectFrom('videos').select(['hls_heights', 'has_storyboard']).where('id', '=', video).executeTakeFirstOrThrow();
+    expect(row).toEqual({ hls_heights: '144', has_storyboard: 1 });
+    const master = fs.readFileSync(storage().localPath(asset, 'hls-master.m3u8'), 'utf8');
+    expect(master).toContain('RESOLUTION=256x144');
+
+    const again = await cli('hls');
+    expect(again.stdout).toContain('2 ready videos: 1 had every rendition and a storyboard, 0 renditions and 0 storyboards made, 1 without a stored file.');
+  }, 60_000);
+
+  it('goes on from a run stopped after a rendition was stored but before it was recorded (R-MED-7)', async () => {
+    const asset = assetId();
+    const video = await addVideo(server(), { titulo: 'Interrumpido', idExterno: asset });
+    await storage().write(asset, 'video.mp4', Readable.from([await testVideoBytes({ seconds: 3, pattern: 'testsrc', toneHz: 440, width: 256, height: 144 })]));
+    await cli('hls');
+    // as a run killed before it wrote the master and the row: the rendition's own files remain
+    await storage().remove(asset, 'hls-master.m3u8');
+    await storage().remove(asset, 'storyboard.vtt');
+    await server().db.kysely.updateTable('videos').set({ hls_heights: null, has_storyboard: 0 }).where('id', '=', video).execute();
+    const media = fs.statSync(storage().localPath(asset, 'hls-144p.mp4')).mtimeMs;
+
+    const resumed = await cli('hls');
+    expect(resumed.stderr).toContain('«Interrumpido»: made storyboard');
+    expect(fs.statSync(storage().localPath(asset, 'hls-144p.mp4')).mtimeMs).toBe(media);
+    expect(fs.existsSync(storage().localPath(asset, 'hls-master.m3u8'))).toBe(true);
+    const row = await server().db.kysely.selectFrom('videos').select(['hls_heights', 'has_storyboard']).where('id', '=', video).executeTakeFirstOrThrow();
+    expect(row).toEqual({ hls_heights: '144', has_storyboard: 1 });
   }, 60_000);
 });
 

@@ -64,6 +64,8 @@ export const CREATED: Video = {
   fechaAlta: '2026-11-22T18:00:00.000Z',
   urlThumbnail: null,
   urlPreview: null,
+  urlHls: null,
+  urlStoryboard: null,
   urlVideo: '/api/media/asset-upload-0001/video.mp4?expires=1&signature=s',
   etiquetas: [{ id: 2, nombre: 'Reuniones' }],
   isVisible: false,

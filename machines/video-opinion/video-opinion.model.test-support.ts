@@ -22,6 +22,8 @@ export const VIDEO: Video = {
   fechaAlta: '2026-03-05T12:00:00.000Z',
   urlThumbnail: null,
   urlPreview: null,
+  urlHls: null,
+  urlStoryboard: null,
   urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=s',
   etiquetas: [],
   isVisible: true,

@@ -100,6 +100,9 @@ export interface VideosTable {
   status: ColumnType<VideoStatus, VideoStatus | undefined, VideoStatus>;
   has_thumbnail: ColumnType<Flag, Flag | undefined, Flag>;
   has_preview: ColumnType<Flag, Flag | undefined, Flag>;
+  /** the HLS renditions the master lists, comma-separated ascending ("240,360,720"); null: none yet */
+  hls_heights: ColumnType<string | null, string | null | undefined, string | null>;
+  has_storyboard: ColumnType<Flag, Flag | undefined, Flag>;
   /** sum and number of the users' ratings, kept in the transaction that changes a rating */
   rating_sum: ColumnType<number, number | undefined, number>;
   rating_count: ColumnType<number, number | undefined, number>;
@@ -156,6 +159,9 @@ export interface UploadsTable {
   duracion: number | null;
   has_thumbnail: ColumnType<Flag, Flag | undefined, Flag>;
   has_preview: ColumnType<Flag, Flag | undefined, Flag>;
+  /** as videos.hls_heights / has_storyboard, for renditions finished before a video is made of the upload */
+  hls_heights: ColumnType<string | null, string | null | undefined, string | null>;
+  has_storyboard: ColumnType<Flag, Flag | undefined, Flag>;
   /** why processing failed (shown to the administrator) */
   error: string | null;
   attempts: ColumnType<number, number | undefined, number>;

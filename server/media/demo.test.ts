@@ -21,7 +21,7 @@ describeOnEachDatabase('demo library (npm run cli -- demo)', (server: () => Test
   };
   const demoUserToken = async (name: string) => sessionTokenFor(ctx(), (await findUserByKey(server().db.kysely, name))!);
 
-  it('makes videos, thumbnails and previews through storage, rows through the services, and users', async () => {
+  it('makes videos, thumbnails, previews, HLS renditions and storyboards through storage, rows through the services, and users', async () => {
     first = await loadDemo(ctx(), { videos: VIDEOS, secondsOf: () => 2 });
     expect(first).toMatchObject({ videosCreated: VIDEOS, videosExisting: 0, hiddenCreated: 1, usersExisting: 0 });
     expect(first.usersCreated.map((u) => u.user)).toEqual(DEMO_USERS.map((u) => u.user));
@@ -30,7 +30,10 @@ describeOnEachDatabase('demo library (npm run cli -- demo)', (server: () => Test
     expect(first.ratings).toBeGreaterThan(0);
     for (let i = 1; i <= VIDEOS; i++) {
       const dir = path.join(server().config.mediaDir, `demo-video-0${i}`);
-      expect(fs.readdirSync(dir).sort()).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
+      expect(fs.readdirSync(dir).sort()).toEqual([
+        'hls-240p.m3u8', 'hls-240p.mp4', 'hls-360p.m3u8', 'hls-360p.mp4', 'hls-master.m3u8',
+        'preview.mp4', 'storyboard.jpg', 'storyboard.vtt', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4',
+      ]);
     }
     expect(describeDemo(first, server().config)).toContain('ana.garcia');
   }, 120_000);
@@ -52,6 +55,9 @@ describeOnEachDatabase('demo library (npm run cli -- demo)', (server: () => Test
       expect(video.duracion).toBeLessThan(2.2);
       expect(video.etiquetas.length).toBeGreaterThan(0);
       expect(video.organizacionId).toMatch(/^Organización (Norte|Sur)$/);
+      // the streaming route is the media module's: here, that the demo's rows offer both (R-MED-5)
+      expect(video.urlHls).toMatch(/\/s\/\d+\/[A-Za-z0-9_-]{43}\/hls-master\.m3u8$/);
+      expect(video.urlStoryboard).toMatch(/\/storyboard\.vtt$/);
       for (const [url, type] of [
         [video.urlVideo, 'video/mp4'],
         [video.urlPreview, 'video/mp4'],

@@ -15,6 +15,7 @@ import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { writeLocalFile } from '../storage/write-local-file.ts';
 import { DEMO_ORGANIZATIONS, DEMO_USERS, DEMO_VIDEOS, HIDDEN_DEMO_VIDEOS } from './demo-content.ts';
+import { makeStreaming } from './hls.ts';
 import { createMediaJobs, generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS, type MediaJobs } from './ffmpeg.ts';
 import { storeThumbnail } from './thumbnails.ts';
 import { seededRandom } from '../seeded-random.ts';
@@ -105,8 +106,8 @@ function plan(count: number, secondsOf: (index: number) => number, now: number):
   });
 }
 
-/** Makes the video, its thumbnail and preview in `dir`, and stores them; answers the duration. */
-async function makeMedia(video: PlannedVideo, dir: string, storage: Storage, jobs: MediaJobs): Promise<number> {
+/** Makes the video, its thumbnail, preview, HLS renditions and storyboard in `dir`, and stores them; answers the duration and what streams. */
+async function makeMedia(video: PlannedVideo, dir: string, storage: Storage, jobs: MediaJobs): Promise<{ duration: number; hlsHeights: number[]; hasStoryboard: boolean }> {
   const files = { video: path.join(dir, 'video.mp4'), thumbnail: path.join(dir, 'thumbnail.jpg'), preview: path.join(dir, 'preview.mp4') };
   await generateTestVideo(files.video, {
     seconds: video.seconds,
@@ -123,7 +124,9 @@ async function makeMedia(video: PlannedVideo, dir: string, storage: Storage, job
   await storeThumbnail(storage, video.assetId, files.thumbnail, undefined, jobs);
   await writeLocalFile(storage, video.assetId, 'preview.mp4', files.preview);
   await writeLocalFile(storage, video.assetId, 'video.mp4', files.video);
-  return Math.round(durationSeconds * 100) / 100;
+  // R-MED-5: the demo streams as uploads do (two at a time in the demo's short-job slots)
+  const streaming = await makeStreaming(storage, video.assetId, { jobs, lane: 'jobs', workParent: dir });
+  return { duration: Math.round(durationSeconds * 100) / 100, hlsHeights: streaming.heights, hasStoryboard: streaming.storyboard };
 }
 
 export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Promise<DemoReport> {
@@ -161,7 +164,7 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
     if (!(await findVideoByExternalId(db, video.assetId))) missing.push(video);
   }
   const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tao-demo-'));
-  const durations = new Map<string, number>();
+  const durations = new Map<string, Awaited<ReturnType<typeof makeMedia>>>();
   // the slots of this load (ffmpeg runs two at a time), or those of the server that loads it
   const jobs = ctx.media ?? createMediaJobs();
   try {
@@ -188,12 +191,14 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
       titulo: video.titulo,
       descripcionCorta: video.text.descripcionCorta,
       descripcion: video.text.descripcion,
-      duracion: durations.get(video.assetId)!,
+      duracion: durations.get(video.assetId)!.duration,
       organizacion: video.organizacion,
       nombreUsuarioAlta: video.text.nombreUsuarioAlta,
       isVisible: video.isVisible,
       hasThumbnail: true,
       hasPreview: true,
+      hlsHeights: durations.get(video.assetId)!.hlsHeights,
+      hasStoryboard: durations.get(video.assetId)!.hasStoryboard,
       fechaAlta: new Date(video.fechaAlta),
       tagNames: video.text.etiquetas,
     });

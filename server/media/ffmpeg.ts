@@ -100,14 +100,18 @@ export function createLimiter(concurrency: number): Limiter {
 export interface MediaJobs {
   readonly jobs: Limiter;
   readonly rewrites: Limiter;
+  /** HLS renditions and storyboards (hls.ts), one at a time: a new upload's rewrite never waits behind a ladder */
+  readonly streams: Limiter;
 }
 
+export type MediaLane = 'jobs' | 'rewrites' | 'streams';
+
 export function createMediaJobs(concurrency = Math.max(1, Math.min(2, os.availableParallelism()))): MediaJobs {
-  return { jobs: createLimiter(concurrency), rewrites: createLimiter(1) };
+  return { jobs: createLimiter(concurrency), rewrites: createLimiter(1), streams: createLimiter(1) };
 }
 
 /** The slots of a lane; without a server's slots (a test, a one-off command) the job runs at once. */
-export function slotsOf(jobs: MediaJobs | undefined, lane: 'jobs' | 'rewrites' = 'jobs'): Limiter {
+export function slotsOf(jobs: MediaJobs | undefined, lane: MediaLane = 'jobs'): Limiter {
   return jobs ? jobs[lane] : (task) => task();
 }
 
@@ -124,7 +128,7 @@ export class MediaToolError extends Error {
   }
 }
 
-interface RunOptions {
+export interface RunOptions {
   /** killed after this long (default 5 minutes) */
   timeoutMs?: number;
   /** each piece of standard output as it comes (it is also collected for the answer) */
@@ -134,7 +138,7 @@ interface RunOptions {
   /** the server's slots it waits for (none: it runs at once) */
   jobs?: MediaJobs;
   /** which of them (default the short jobs') */
-  lane?: 'jobs' | 'rewrites';
+  lane?: MediaLane;
 }
 
 /** Runs a program with arguments (no shell) in a media-job slot; answers its standard output. */
@@ -185,16 +189,24 @@ function run(program: string, args: string[], options: RunOptions = {}): Promise
 
 const ffmpeg = (args: string[], options?: RunOptions) => run(mediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], options);
 
+/** ffmpeg with `args` (after `-hide_banner -nostdin -loglevel error -y`), in a media-job slot at the job priority; answers its standard output. */
+export const runFfmpeg = ffmpeg;
+
 // ---- probe -----------------------------------------------------------------------------------
 
 export interface ProbeResult {
   /** seconds (0 when unknown) */
   durationSeconds: number;
+  /** frames a second of the moving picture (its average; 0 when unknown) */
+  frameRate?: number;
   /** a moving picture: a video stream that is not a still image or cover art */
   hasVideo: boolean;
   hasAudio: boolean;
+  /** the picture as shown: a stream with 90° or 270° rotation metadata has its coded sides swapped */
   width?: number;
   height?: number;
+  /** the rotation metadata (degrees, 0 when none) ffmpeg applies when it decodes */
+  rotation?: number;
   videoCodec?: string;
   /** e.g. yuv420p (what browsers play) */
   pixelFormat?: string;
@@ -225,7 +237,23 @@ interface FfprobeStream {
   width?: number;
   height?: number;
   duration?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
   disposition?: { attached_pic?: number };
+  tags?: { rotate?: string };
+  side_data_list?: { rotation?: number }[];
+}
+
+/** `30000/1001` → 29.97; 0 when unknown. */
+function rate(value: string | undefined): number {
+  const [num, den] = (value ?? '').split('/').map(Number);
+  return num && den && Number.isFinite(num / den) ? num / den : 0;
+}
+
+/** The rotation metadata of a stream (display matrix or the older `rotate` tag), in degrees 0–359. */
+function rotationOf(stream: FfprobeStream | undefined): number {
+  const degrees = stream?.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation ?? Number(stream?.tags?.rotate ?? 0);
+  return Number.isFinite(degrees) ? (((Math.round(degrees) % 360) + 360) % 360) : 0;
 }
 
 /** Still images, and text files ffprobe reads as text-mode "video" (a `.txt` is ANSI art to it). */
@@ -249,13 +277,19 @@ export async function probe(file: string, options?: RunOptions): Promise<ProbeRe
   const majorBrand = info.format?.tags?.major_brand;
   const seconds = (value: string | undefined) => (value !== undefined && Number.isFinite(Number(value)) ? Number(value) : 0);
   const durationSeconds = seconds(info.format?.duration) || Math.max(0, ...streams.map((s) => seconds(s.duration)));
+  const rotation = rotationOf(video);
+  const sideways = rotation === 90 || rotation === 270;
+  const width = sideways ? video?.height : video?.width;
+  const height = sideways ? video?.width : video?.height;
   return {
     durationSeconds,
+    frameRate: rate(video?.avg_frame_rate) || rate(video?.r_frame_rate),
     hasVideo:
       video !== undefined && durationSeconds > 0 && !NOT_MOVING_PICTURE_FORMAT.test(formatName) && !TEXT_MODE_CODECS.has(video.codec_name ?? ''),
     hasAudio: audio !== undefined,
-    ...(video?.width ? { width: video.width } : {}),
-    ...(video?.height ? { height: video.height } : {}),
+    ...(width ? { width } : {}),
+    ...(height ? { height } : {}),
+    ...(video ? { rotation } : {}),
     ...(video?.codec_name ? { videoCodec: video.codec_name } : {}),
     ...(video?.pix_fmt ? { pixelFormat: video.pix_fmt } : {}),
     ...(audio?.codec_name ? { audioCodec: audio.codec_name } : {}),
@@ -372,6 +406,35 @@ export async function indexFirst(file: string): Promise<boolean> {
       offset += boxSize;
     }
     return false;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Whether the top-level ISO/QuickTime boxes of the file end exactly at its end: false when the last
+ * one runs past it (a file cut short: ffprobe reads its index and it plays, until the bytes stop);
+ * undefined for a file that is not such boxes.
+ */
+export async function boxesComplete(file: string): Promise<boolean | undefined> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const header = Buffer.alloc(16);
+    let offset = 0;
+    while (offset + 8 <= size) {
+      const { bytesRead } = await handle.read(header, 0, 16, offset);
+      let boxSize = header.readUInt32BE(0);
+      if (!/^[\x20-\x7e]{4}$/.test(header.toString('latin1', 4, 8))) return offset === 0 ? undefined : false;
+      if (boxSize === 0) return true; // to the end of the file
+      if (boxSize === 1) {
+        if (bytesRead < 16) return false;
+        boxSize = Number(header.readBigUInt64BE(8));
+      }
+      if (boxSize < 8) return offset === 0 ? undefined : false;
+      offset += boxSize;
+    }
+    return offset === size;
   } finally {
     await handle.close();
   }

@@ -125,6 +125,13 @@ describe('processing makes a file every browser plays', () => {
     expect(info.hasAudio).toBe(false);
   }, 60_000);
 
+  it('an MP4 cut short is refused as not a playable video (R-MED-9)', async () => {
+    const assetId = 'asset-truncated';
+    const whole = fs.readFileSync(sources.get('playable')!);
+    await storage.write(assetId, 'video.mp4', (await import('node:stream')).Readable.from([whole.subarray(0, Math.floor(whole.length * 0.6))]));
+    await expect(processVideo(storage, assetId)).rejects.toThrow(new InvalidMediaError('the file is cut short: its last part is missing'));
+  });
+
   it('a file that is not a video is refused and stays as it was', async () => {
     const assetId = 'asset-not-video';
     const bytes = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4000, 7)]);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/storage.ts';
 import { writeLocalFile } from '../storage/write-local-file.ts';
-import { indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type MediaJobs, type ProbeResult } from './ffmpeg.ts';
+import { boxesComplete, indexFirst, makeBrowserPlayable, makePreview, makeThumbnail, NotMediaError, playbackPlan, probe, type MediaJobs, type ProbeResult } from './ffmpeg.ts';
 import { storeThumbnail, withLocalFile } from './thumbnails.ts';
 import { makeWorkDir } from './work-dirs.ts';
 
@@ -49,6 +49,10 @@ export async function processVideo(
   return withLocalFile(storage, assetId, 'video.mp4', async (uploaded) => {
     const { jobs } = options;
     const probed = await probeUpload(uploaded, jobs);
+    // a file cut short probes and starts playing, then stops: refused, as a file that is not a video
+    if (/(?:^|,)mp4(?:,|$)/.test(probed.formatName) && (await boxesComplete(uploaded)) === false) {
+      throw new InvalidMediaError('the file is cut short: its last part is missing');
+    }
     const work = await makeWorkDir(workParent, 'tao-processing-');
     try {
       const { video, info, reasons } = await rewriteForBrowsers(storage, assetId, uploaded, probed, work, { ...options, ...(log ? { log } : {}) });

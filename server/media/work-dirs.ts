@@ -19,7 +19,7 @@ export async function makeWorkDir(parent: string, prefix: (typeof WORK_DIR_PREFI
 }
 
 /** The prefixes of the working directories media jobs make (under the system's temporary directory, or workParentOf). */
-export const WORK_DIR_PREFIXES = ['tao-processing-', 'tao-playable-', 'tao-thumbnail-', 'tao-media-', 'tao-label-', 'tao-webp-'] as const;
+export const WORK_DIR_PREFIXES = ['tao-processing-', 'tao-playable-', 'tao-thumbnail-', 'tao-media-', 'tao-label-', 'tao-webp-', 'tao-hls-'] as const;
 
 /**
  * Removes the media jobs' working directories last changed before `olderThan`: a job removes its own

@@ -44,6 +44,8 @@ const EXISTING: Video = {
   fechaAlta: '2026-03-05T12:00:00.000Z',
   urlThumbnail: null,
   urlPreview: null,
+  urlHls: null,
+  urlStoryboard: null,
   urlVideo: '/api/media/asset-0000007/video.mp4?expires=1&signature=v',
   etiquetas: [],
   isVisible: true,

@@ -259,6 +259,42 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     await discard(asset);
   }, 120_000);
 
+  it('an HLS stage that fails leaves the video ready, its MP4 in place and nothing half-listed (R-MED-5)', async () => {
+    const { config, app } = server();
+    const db = await otherInstance();
+    const local = new LocalStorage(config.mediaDir);
+    // a storage that refuses the media playlists: each rendition fails after its media file was stored
+    const storage = new Proxy(local, {
+      get(target, property) {
+        if (property === 'write') {
+          return (asset: string, file: string, source: Readable, options?: object) => {
+            if (/^hls-.*\.m3u8$/.test(file)) {
+              source.destroy();
+              return Promise.reject(new Error('the disk is full'));
+            }
+            return target.write(asset, file, source, options);
+          };
+        }
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const warnings: string[] = [];
+    const log = Object.assign(Object.create(app.log) as typeof app.log, { warn: (_details: object, message: string) => void warnings.push(message) });
+    const service = createUploadsService({ config, db, secrets: app.ctx.secrets, log, storage, media: createMediaJobs() }, storage, { instanceId: 'failing-streams', pollMs: 100 });
+    const asset = await uploadedVideo();
+    service.queue.enqueue(asset);
+    await service.queue.idle();
+    await service.streamingQueue.idle();
+    await service.stopProcessing(0);
+    expect(await findUpload(server().db.kysely, asset)).toMatchObject({ video_state: 'ready', hls_heights: null, has_storyboard: 0 });
+    expect(warnings).toContain('streaming: could not make the HLS renditions or the storyboard; the MP4 keeps playing');
+    const files = await local.list(asset);
+    expect(files).toContain('video.mp4');
+    expect(files.filter((f) => f.endsWith('.m3u8'))).toEqual([]);
+    await discard(asset);
+  }, 60_000);
+
   it('a video whose instance died is taken over once its lease runs out, not before', async () => {
     const expiry = Date.now() + 1500;
     const asset = await uploadedVideo({ by: 'dead-instance', until: expiry });

@@ -7,6 +7,7 @@ import type { OperationRequest } from '../../openapi/handlers.ts';
 import { streamedBody } from '../../openapi/modules.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { recordVideoStreaming } from '../videos/videos.service.ts';
 import { createUploadsService, SWEEP_EVERY_MS, type ContentRange, type IncomingFile } from './uploads.service.ts';
 
 /** A video transfer that sends nothing for this long is ended (its bytes are kept for resuming). */
@@ -51,7 +52,8 @@ function contentRangeOf(request: FastifyRequest): ContentRange | undefined {
  * Fastify's body limit does not apply (MAX_UPLOAD_BYTES does, in the service).
  */
 export function uploadsModule(ctx: AppContext, storage: Storage = ctx.storage): ServerModule {
-  const uploads = createUploadsService(ctx, storage);
+  // the HLS stage's heights reach the video made of the upload (the videos module owns that row)
+  const uploads = createUploadsService(ctx, storage, { recordOnVideo: recordVideoStreaming });
   const sweep = async () => {
     try {
       const removed = await uploads.sweep();

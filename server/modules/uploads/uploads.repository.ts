@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
 import type { Database, UploadsTable } from '../../db/schema.ts';
 
 /** The Kysely queries of upload sessions. Every function takes the database or a transaction. */
@@ -12,6 +13,19 @@ export const MAX_PROCESSING_ATTEMPTS = 3;
 
 export function findUpload(db: Executor, assetId: string): Promise<UploadRow | undefined> {
   return db.selectFrom('uploads').selectAll().where('asset_id', '=', assetId).executeTakeFirst();
+}
+
+/**
+ * The upload row, locked until the transaction ends on PostgreSQL (SQLite's writers go one at a
+ * time anyway): a video made of it reads the HLS heights no rendition finishing meanwhile changes.
+ */
+export function findUploadForUpdate(db: Executor, dialect: DialectName, assetId: string): Promise<UploadRow | undefined> {
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('asset_id', '=', assetId)
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirst();
 }
 
 export async function insertUpload(db: Executor, row: NewUploadRow): Promise<void> {

@@ -4,6 +4,7 @@ import { finished, PassThrough, Readable, type Transform } from 'node:stream';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now } from '../../db/database.ts';
+import { makeStreaming } from '../../media/hls.ts';
 import { createProcessingQueue, InvalidMediaError, processVideo, type ProcessingQueue } from '../../media/processing.ts';
 import { signedLocation } from '../../media/signed-urls.ts';
 import { PENDING_THUMBNAIL } from '../../media/thumbnails.ts';
@@ -12,6 +13,7 @@ import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { PartialOffsetError, StorageLimitError, type Storage } from '../../storage/storage.ts';
 import { acceptsType, ACCEPTED_TYPES, sniffingStream, UnrecognisedContentError, type UploadKind } from './content-sniffing.ts';
+import type { Executor } from './uploads.repository.ts';
 import {
   claimProcessing,
   deleteUpload,
@@ -33,7 +35,30 @@ import {
 } from './uploads.repository.ts';
 
 // What the videos module uses of an upload: find its asset's session, adopt its thumbnail, drop the session with the video.
-export { deleteUpload, findUpload, markThumbnailAdopted, type UploadRow } from './uploads.repository.ts';
+export { deleteUpload, findUpload, findUploadForUpdate, markThumbnailAdopted, type UploadRow } from './uploads.repository.ts';
+
+/** What the HLS stage learnt: the heights the master lists now (ascending), a storyboard stored. */
+export interface StreamingChanges {
+  hlsHeights?: readonly number[];
+  hasStoryboard?: boolean;
+}
+
+/**
+ * Records the asset's HLS heights and storyboard on its upload row, and (`alsoOn`, the videos
+ * module's recordVideoStreaming as wired by routes.ts) on the video made of it, in one
+ * transaction. False when the upload row is gone (discarded, or its video deleted).
+ */
+export async function recordUploadStreaming(db: Executor, assetId: string, changes: StreamingChanges, alsoOn?: (trx: Executor) => Promise<void>): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const held = await updateUpload(trx, assetId, {
+      ...(changes.hlsHeights !== undefined ? { hls_heights: changes.hlsHeights.length > 0 ? changes.hlsHeights.join(',') : null } : {}),
+      ...(changes.hasStoryboard !== undefined ? { has_storyboard: changes.hasStoryboard ? 1 : 0 } : {}),
+      updated_at: now(),
+    });
+    if (held) await alsoOn?.(trx);
+    return held;
+  });
+}
 
 type UploadSession = components['schemas']['UploadSession'];
 type UploadState = components['schemas']['UploadThumbnailSession'];
@@ -102,6 +127,10 @@ export interface ProcessingOptions {
   instanceId?: string;
   leaseMs?: number;
   pollMs?: number;
+  /** make HLS renditions and the storyboard once a video is ready (default true) */
+  streaming?: boolean;
+  /** records the HLS stage's progress on the video made of the asset (routes.ts: the videos module's recordVideoStreaming) */
+  recordOnVideo?: (db: Executor, assetId: string, changes: StreamingChanges) => Promise<void>;
 }
 
 /**
@@ -120,8 +149,12 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
   /** The transfer in progress of each asset's video (`<asset>`): a newer request ends it and waits for it. */
   const transfers = new Map<string, { cancel: () => void; done: Promise<void> }>();
   const queue: ProcessingQueue = createProcessingQueue({ concurrency: config.processingConcurrency, job: processUpload, log });
+  /** The HLS stage of ready videos, one at a time, after their processing job (docs/decisions/0108-hls-stage-after-ready.md). */
+  const streamingQueue: ProcessingQueue = createProcessingQueue({ concurrency: 1, job: streamUpload, log });
   /** Aborted when the instance stops: the media programs of the jobs still running are killed. */
   const stopping = new AbortController();
+  /** Aborted as soon as the instance starts stopping: the HLS stage is not waited for. */
+  const stoppingStreams = new AbortController();
   /** The processing jobs running here: stopped when their upload is discarded or their lease is lost. */
   const jobs = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
@@ -396,6 +429,8 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
         has_preview: result.hasPreview ? 1 : 0,
         error: null,
       });
+      // R-MED-5: the MP4 plays from now on; the renditions follow, outside this job's lease and queue slot
+      if (options.streaming !== false && (await findUpload(db.kysely, assetId))?.video_state === 'ready') streamingQueue.enqueue(assetId);
     } catch (error) {
       if (stopping.signal.aborted) {
         log.info({ assetId }, 'processing: stopped with the instance; the next start (or another instance) processes it again');
@@ -411,6 +446,48 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
       jobs.delete(assetId);
       ended();
       clearInterval(renewal);
+    }
+  }
+
+  /**
+   * The HLS stage of a ready video (R-MED-5 … R-MED-8): renditions lowest first, each recorded as the
+   * master lists it, then the storyboard. A failure is logged and leaves the MP4 playing; what was
+   * stored before it stays listed. An upload discarded (or whose video was deleted) meanwhile stops
+   * it, and the files it wrote go.
+   */
+  async function streamUpload(assetId: string): Promise<void> {
+    const row = await findUpload(db.kysely, assetId);
+    if (row?.video_state !== 'ready') return;
+    const job = new AbortController();
+    let ended!: () => void;
+    jobs.set(assetId, { controller: job, done: new Promise<void>((resolve) => (ended = resolve)) });
+    const record = async (changes: StreamingChanges) => {
+      const held = await recordUploadStreaming(db.kysely, assetId, changes, options.recordOnVideo ? (trx) => options.recordOnVideo!(trx, assetId, changes) : undefined);
+      if (!held) job.abort();
+      job.signal.throwIfAborted();
+    };
+    try {
+      const result = await makeStreaming(storage, assetId, {
+        log,
+        jobs: ctx.media,
+        signal: AbortSignal.any([stoppingStreams.signal, job.signal]),
+        workParent: workParentOf(config),
+        onHeights: (hlsHeights) => record({ hlsHeights }),
+        onStoryboard: () => record({ hasStoryboard: true }),
+      });
+      log.info({ assetId, heights: result.heights, made: result.made, storyboard: result.storyboard }, 'streaming: renditions and storyboard ready');
+    } catch (error) {
+      if (stoppingStreams.signal.aborted) {
+        log.info({ assetId }, 'streaming: stopped with the instance; `npm run cli -- hls` makes what is missing');
+      } else if (job.signal.aborted) {
+        log.info({ assetId }, 'streaming: stopped (the upload was discarded or its video deleted)');
+        if (!(await findUpload(db.kysely, assetId)) && !(await findVideoOfAsset(db.kysely, assetId))) await storage.deleteAsset(assetId);
+      } else {
+        log.warn({ err: error, assetId }, 'streaming: could not make the HLS renditions or the storyboard; the MP4 keeps playing');
+      }
+    } finally {
+      jobs.delete(assetId);
+      ended();
     }
   }
 
@@ -494,7 +571,9 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
    */
   async function stopProcessing(waitMs = 5_000): Promise<void> {
     clearInterval(poller);
-    await queue.stop(waitMs);
+    // a rendition can run for many minutes: its ffmpeg is killed at once, a later run goes on where it stopped
+    stoppingStreams.abort();
+    await Promise.all([queue.stop(waitMs), streamingQueue.stop(waitMs)]);
     try {
       const released = await releaseClaims(db.kysely, instanceId);
       if (released > 0) log.info({ released }, 'processing: left unfinished videos to another instance');
@@ -506,7 +585,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
     stopping.abort();
   }
 
-  return { createUpload, getUpload, discardUpload, receiveVideo, receiveThumbnail, sweep, startProcessing, stopProcessing, pickUpProcessing, queue, instanceId };
+  return { createUpload, getUpload, discardUpload, receiveVideo, receiveThumbnail, sweep, startProcessing, stopProcessing, pickUpProcessing, queue, streamingQueue, instanceId };
 }
 
 export type UploadsService = ReturnType<typeof createUploadsService>;

@@ -122,6 +122,8 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     }
     throw new Error(`${assetId} was not processed within a minute`);
   }
+  /** The asset's stored files but those of the HLS stage, which goes on after `ready` (R-MED-5). */
+  const playbackFiles = async (assetId: string) => (await storage().list(assetId)).filter((file) => !/^(hls-|storyboard\.)/.test(file));
   const putWhole = (url: string, body: Buffer, type = 'video/mp4') =>
     put(port, url, { 'content-type': type, 'content-length': String(body.length) }, split(body, 16 * 1024)) as Promise<Answer>;
   const problemType = (answer: Answer | 'aborted') => (answer === 'aborted' ? answer : (JSON.parse(answer.body) as { type: string }).type);
@@ -323,10 +325,30 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     expect(answer.duracion).toBeGreaterThan(1.9);
     expect(answer.duracion).toBeLessThan(2.2);
     expect(answer.video).toBeUndefined();
-    expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
+    expect(await playbackFiles(assetId)).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
     const row = await findUpload(server().db.kysely, assetId);
     expect([row?.has_thumbnail, row?.has_preview, Number(row?.video_size)]).toEqual([1, 1, VIDEO.length]);
   });
+
+  it('after ready, makes the HLS renditions and storyboard; the video made of the upload offers them (R-MED-5, R-MED-8)', async () => {
+    const { assetId, video } = await session();
+    expect((await putWhole(video.uploadUrl, VIDEO)).status).toBe(204);
+    expect((await settled(assetId)).estado).toBe('ready');
+    let row = await findUpload(server().db.kysely, assetId);
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline && row?.has_storyboard !== 1; await sleep(100)) row = await findUpload(server().db.kysely, assetId);
+    expect([row?.hls_heights, row?.has_storyboard]).toEqual(['180', 1]);
+    expect(await storage().list(assetId)).toEqual(expect.arrayContaining(['hls-180p.m3u8', 'hls-180p.mp4', 'hls-master.m3u8', 'storyboard.jpg', 'storyboard.vtt']));
+    const created = await call(server().app, {
+      method: 'POST',
+      url: '/api/videos',
+      token: admin.session,
+      payload: { idExterno: assetId, titulo: 'Con renditions', descripcionCorta: 'Un video con HLS', isVisible: true, tags: [] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const made = created.json<{ urlHls: string | null; urlStoryboard: string | null }>();
+    expect(made.urlHls).toMatch(new RegExp(`^/api/media/${assetId}/s/\\d+/[A-Za-z0-9_-]{43}/hls-master\\.m3u8$`));
+    expect(made.urlStoryboard).toMatch(new RegExp(`^/api/media/${assetId}/s/\\d+/[A-Za-z0-9_-]{43}/storyboard\\.vtt$`));
+  }, 90_000);
 
   it('takes older containers sent as bytes (AVI, Windows Media, MPEG program stream, Flash video) and makes each an H.264 MP4 (MP3 sound copied, the rest AAC)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-containers-'));
@@ -379,7 +401,7 @@ describeOnEachDatabase('uploads: sessions, signed locations, resumable transfer,
     const info = await probe(stored);
     expect([info.videoCodec, info.pixelFormat, info.audioCodec, info.width, info.height]).toEqual(['h264', 'yuv420p', 'aac', 1280, 720]);
     expect(await indexFirst(stored)).toBe(true);
-    expect(await storage().list(assetId)).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
+    expect(await playbackFiles(assetId)).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4']);
   }, 150_000);
 
   it('a short upload is processed while a long rewrite runs: it does not wait behind it', async () => {

@@ -5,7 +5,7 @@ import type { Storage } from '../../storage/storage.ts';
 import { isUniqueViolation } from '../../db/database-errors.ts';
 import { findUserById } from '../accounts/users.service.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
-import { deleteUpload, findUpload, markThumbnailAdopted, type UploadRow } from '../uploads/uploads.service.ts';
+import { deleteUpload, findUpload, findUploadForUpdate, markThumbnailAdopted, type UploadRow } from '../uploads/uploads.service.ts';
 import { deleteVideoRow, findTagsOfVideos, findVideoByExternalId, lockVideo } from './videos.repository.ts';
 import {
   adoptThumbnail,
@@ -86,7 +86,8 @@ export async function createVideo(ctx: ManageContext, storage: Storage, caller: 
   let id: number;
   try {
     id = await kysely.transaction().execute(async (trx) => {
-      const current = usableUpload(await findUpload(trx, assetId));
+      // locked: an HLS rendition finishing now records its height on this video once it exists
+      const current = usableUpload(await findUploadForUpdate(trx, dialect, assetId));
       if (await findVideoByExternalId(trx, assetId)) throw alreadyUsed();
       const row = await insertVideoIn(trx, dialect, {
         idExterno: assetId,
@@ -99,6 +100,8 @@ export async function createVideo(ctx: ManageContext, storage: Storage, caller: 
         status: 'ready',
         hasThumbnail,
         hasPreview: current.has_preview === 1,
+        hlsHeights: current.hls_heights ? current.hls_heights.split(',').map(Number) : [],
+        hasStoryboard: current.has_storyboard === 1,
         tagIds: body.tags,
       });
       if (current.thumbnail_pending === 1) await markThumbnailAdopted(trx, assetId);

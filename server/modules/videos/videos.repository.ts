@@ -48,7 +48,7 @@ export interface VideoListQuery {
 
 const VIDEO_COLUMNS = sql.raw(
   'v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion, v.organizacion, v.nombre_usuario_alta, ' +
-    'v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.rating_sum, v.rating_count, v.fecha_alta',
+    'v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.hls_heights, v.has_storyboard, v.rating_sum, v.rating_count, v.fecha_alta',
 );
 
 /** The average rating rounded half up to a whole star, 0 without ratings; integer arithmetic on both dialects. */
@@ -238,6 +238,9 @@ export interface ListedVideoRow {
   /** bumped when the thumbnail is replaced (its location then carries `&v=<version>`) */
   thumbnail_version: number;
   has_preview: Flag;
+  /** the HLS renditions ready ("240,360"); null: none */
+  hls_heights: string | null;
+  has_storyboard: Flag;
   rating_sum: number;
   rating_count: number;
   fecha_alta: string;
@@ -247,8 +250,8 @@ export interface ListedVideoRow {
 export async function findListedVideos(db: Executor, ids: readonly number[]): Promise<ListedVideoRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<ListedVideoRow>`select v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion,
-    v.organizacion, v.nombre_usuario_alta, v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.rating_sum, v.rating_count,
-    v.fecha_alta from videos v where v.id in (${sql.join(ids)})`.execute(db);
+    v.organizacion, v.nombre_usuario_alta, v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.hls_heights, v.has_storyboard, v.rating_sum,
+    v.rating_count, v.fecha_alta from videos v where v.id in (${sql.join(ids)})`.execute(db);
   return result.rows;
 }
 
@@ -430,6 +433,11 @@ export async function videoIdsWithTag(db: Executor, tagId: number): Promise<numb
  * Locks a video's row until the transaction ends (PostgreSQL; SQLite runs one write transaction at a
  * time), so concurrent ratings of it are applied one after the other. False: no such video.
  */
+/** Records the asset's video's HLS renditions and storyboard (nothing when no video was made of it yet). */
+export async function setVideoStreaming(db: Executor, assetId: string, changes: { hls_heights?: string | null; has_storyboard?: Flag }): Promise<void> {
+  await db.updateTable('videos').set(changes).where('id_externo', '=', assetId).execute();
+}
+
 export async function lockVideo(db: Executor, dialect: DialectName, id: number): Promise<boolean> {
   const row = await db
     .selectFrom('videos')

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { now, type Db, type DialectName } from '../../db/database.ts';
 import type { VideoStatus } from '../../db/schema.ts';
 import { MediaToolError, type MediaJobs } from '../../media/ffmpeg.ts';
-import { ASSET_ID_PATTERN, mediaUrl, type MediaFile } from '../../media/signed-urls.ts';
+import { ASSET_ID_PATTERN, mediaUrl, streamUrl, type MediaFile } from '../../media/signed-urls.ts';
 import { adoptPendingThumbnail } from '../../media/thumbnails.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
@@ -29,6 +29,7 @@ import {
   lockVideo,
   rankedPage,
   readListGenerations,
+  setVideoStreaming,
   recordViewEvent,
   refreshSearchIndex,
   setVideoTags,
@@ -114,6 +115,9 @@ export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buff
     urlVideo: signedMediaUrl(urlKey, row.id_externo, 'video.mp4', at),
     urlThumbnail: row.has_thumbnail === 1 ? signedMediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at, Number(row.thumbnail_version)) : null,
     urlPreview: row.has_preview === 1 ? signedMediaUrl(urlKey, row.id_externo, 'preview.mp4', at) : null,
+    // R-MED-5, R-MED-8: the master once a rendition is ready (it lists only stored ones), the storyboard once made
+    urlHls: row.hls_heights ? streamUrl(urlKey, row.id_externo, 'hls-master.m3u8', at) : null,
+    urlStoryboard: row.has_storyboard === 1 ? streamUrl(urlKey, row.id_externo, 'storyboard.vtt', at) : null,
     etiquetas,
     isVisible: row.is_visible === 1,
     organizacionId: row.organizacion,
@@ -435,6 +439,9 @@ export interface NewVideo {
   status?: VideoStatus;
   hasThumbnail?: boolean;
   hasPreview?: boolean;
+  /** HLS renditions already ready (ascending) and whether a storyboard exists (a video made of an upload whose renditions were made first) */
+  hlsHeights?: readonly number[];
+  hasStoryboard?: boolean;
   /** default now */
   fechaAlta?: string | Date;
   tagIds?: number[];
@@ -461,6 +468,8 @@ export async function insertVideoIn(trx: Executor, dialect: DialectName, video: 
     status: video.status ?? 'ready',
     has_thumbnail: video.hasThumbnail ? 1 : 0,
     has_preview: video.hasPreview ? 1 : 0,
+    hls_heights: video.hlsHeights?.length ? video.hlsHeights.join(',') : null,
+    has_storyboard: video.hasStoryboard ? 1 : 0,
     fecha_alta: fechaAlta,
     updated_at: at,
   });
@@ -476,6 +485,17 @@ export async function insertVideoIn(trx: Executor, dialect: DialectName, video: 
  */
 export function insertVideo(db: Db, video: NewVideo): Promise<VideoRow> {
   return db.kysely.transaction().execute((trx) => insertVideoIn(trx, db.dialect, video));
+}
+
+/**
+ * Records the HLS renditions ready (ascending) and the storyboard of the video made of this asset,
+ * if one was made (R-MED-5): `urlHls` and `urlStoryboard` follow.
+ */
+export async function recordVideoStreaming(db: Executor, assetId: string, changes: { hlsHeights?: readonly number[]; hasStoryboard?: boolean }): Promise<void> {
+  await setVideoStreaming(db, assetId, {
+    ...(changes.hlsHeights !== undefined ? { hls_heights: changes.hlsHeights.length > 0 ? changes.hlsHeights.join(',') : null } : {}),
+    ...(changes.hasStoryboard !== undefined ? { has_storyboard: changes.hasStoryboard ? 1 : 0 } : {}),
+  });
 }
 
 /** What media processing learns about a video: its state, length and which derived files exist. */

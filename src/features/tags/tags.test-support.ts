@@ -30,6 +30,8 @@ const video = (id: number, titulo: string, etiquetas: Etiqueta[]): Video => ({
   fechaAlta: '2026-03-05T12:00:00.000Z',
   urlThumbnail: null,
   urlPreview: null,
+  urlHls: null,
+  urlStoryboard: null,
   urlVideo: `/api/media/asset-${id}/video.mp4?expires=1&signature=v`,
   etiquetas,
   isVisible: true,

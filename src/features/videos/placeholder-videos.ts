@@ -24,6 +24,8 @@ export function placeholderVideos(count = PLACEHOLDER_COUNT): Video[] {
     fechaAlta: '1970-01-01T00:00:00.000Z',
     urlThumbnail: null,
     urlPreview: null,
+    urlHls: null,
+    urlStoryboard: null,
     urlVideo: '',
     etiquetas: [
       { id: -1, nombre: 'Lorem' },

@@ -23,6 +23,8 @@ const video: Video = {
   fechaAlta: '2024-03-05T12:00:00.000Z',
   urlThumbnail: '/media/42/thumb.jpg',
   urlPreview: '/media/42/preview.mp4',
+  urlHls: null,
+  urlStoryboard: null,
   urlVideo: '/media/42/video.mp4',
   etiquetas: [
     { id: 3, nombre: 'Arte' },

@@ -34,6 +34,8 @@ const video = (id: number, fields: Partial<Video> = {}): Video => ({
   fechaAlta: '2026-03-05T12:00:00.000Z',
   urlThumbnail: null,
   urlPreview: null,
+  urlHls: null,
+  urlStoryboard: null,
   urlVideo: `/api/media/asset-${id}/video.mp4`,
   etiquetas: [],
   isVisible: true,

@@ -35,6 +35,8 @@ export const VIDEO: Video = {
   fechaAlta: '2026-03-05T12:00:00.000Z',
   urlThumbnail: '/api/media/asset-7/thumbnail.jpg?expires=1&signature=t',
   urlPreview: null,
+  urlHls: null,
+  urlStoryboard: null,
   urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
   etiquetas: [
     { id: 3, nombre: 'Formación' },
