@@ -727,6 +727,10 @@ export interface components {
             /** @description Short looping mp4. */
             urlPreview: string | null;
             urlVideo: string;
+            /** @description Signed HLS master playlist (null: no rendition ready yet). */
+            urlHls: string | null;
+            /** @description Signed WebVTT of seek-bar thumbnails (null: none). */
+            urlStoryboard: string | null;
             etiquetas: components["schemas"]["Etiqueta"][];
             /** @description Visible to all users (false: only administrators and users of the video's organisation). */
             isVisible: boolean;

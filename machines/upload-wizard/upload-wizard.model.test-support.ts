@@ -65,6 +65,8 @@ export const CREATED: Video = {
   urlThumbnail: null,
   urlPreview: null,
   urlVideo: '/api/media/asset-upload-0001/video.mp4?expires=1&signature=s',
+  urlHls: null,
+  urlStoryboard: null,
   etiquetas: [{ id: 2, nombre: 'Reuniones' }],
   isVisible: false,
   organizacionId: null,

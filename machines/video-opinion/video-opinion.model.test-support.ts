@@ -23,6 +23,8 @@ export const VIDEO: Video = {
   urlThumbnail: null,
   urlPreview: null,
   urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=s',
+  urlHls: null,
+  urlStoryboard: null,
   etiquetas: [],
   isVisible: true,
   organizacionId: null,

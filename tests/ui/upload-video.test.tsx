@@ -45,6 +45,8 @@ const EXISTING: Video = {
   urlThumbnail: null,
   urlPreview: null,
   urlVideo: '/api/media/asset-0000007/video.mp4?expires=1&signature=v',
+  urlHls: null,
+  urlStoryboard: null,
   etiquetas: [],
   isVisible: true,
   organizacionId: null,

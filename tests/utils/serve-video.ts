@@ -19,6 +19,8 @@ export const serveVideo = () =>
         urlThumbnail: null,
         urlPreview: null,
         urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
+        urlHls: null,
+        urlStoryboard: null,
         etiquetas: [],
         isVisible: true,
         organizacionId: null,

@@ -110,6 +110,9 @@ export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buff
     posicion: row.posicion === null ? null : Number(row.posicion),
     fechaAlta: row.fecha_alta,
     urlVideo: signedMediaUrl(urlKey, row.id_externo, 'video.mp4', at),
+    // Filled once the streaming renditions and the storyboard exist (the HLS encoding).
+    urlHls: null,
+    urlStoryboard: null,
     urlThumbnail: row.has_thumbnail === 1 ? signedMediaUrl(urlKey, row.id_externo, 'thumbnail.jpg', at, Number(row.thumbnail_version)) : null,
     urlPreview: row.has_preview === 1 ? signedMediaUrl(urlKey, row.id_externo, 'preview.mp4', at) : null,
     etiquetas,

@@ -31,6 +31,8 @@ const video = (id: number, titulo: string, etiquetas: Etiqueta[]): Video => ({
   urlThumbnail: null,
   urlPreview: null,
   urlVideo: `/api/media/asset-${id}/video.mp4?expires=1&signature=v`,
+  urlHls: null,
+  urlStoryboard: null,
   etiquetas,
   isVisible: true,
   organizacionId: null,

@@ -25,6 +25,8 @@ export function placeholderVideos(count = PLACEHOLDER_COUNT): Video[] {
     urlThumbnail: null,
     urlPreview: null,
     urlVideo: '',
+    urlHls: null,
+    urlStoryboard: null,
     etiquetas: [
       { id: -1, nombre: 'Lorem' },
       { id: -2, nombre: 'Ipsum' },

@@ -24,6 +24,8 @@ const video: Video = {
   urlThumbnail: '/media/42/thumb.jpg',
   urlPreview: '/media/42/preview.mp4',
   urlVideo: '/media/42/video.mp4',
+  urlHls: null,
+  urlStoryboard: null,
   etiquetas: [
     { id: 3, nombre: 'Arte' },
     { id: 7, nombre: 'Música' },

@@ -35,6 +35,8 @@ const video = (id: number, fields: Partial<Video> = {}): Video => ({
   urlThumbnail: null,
   urlPreview: null,
   urlVideo: `/api/media/asset-${id}/video.mp4`,
+  urlHls: null,
+  urlStoryboard: null,
   etiquetas: [],
   isVisible: true,
   organizacionId: null,

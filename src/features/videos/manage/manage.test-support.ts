@@ -36,6 +36,8 @@ export const VIDEO: Video = {
   urlThumbnail: '/api/media/asset-7/thumbnail.jpg?expires=1&signature=t',
   urlPreview: null,
   urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
+  urlHls: null,
+  urlStoryboard: null,
   etiquetas: [
     { id: 3, nombre: 'Formación' },
     { id: 9, nombre: 'Equipos' },
