@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type Ref } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type Ref } from 'react';
 import { AspectRatio, Box, Button, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -35,7 +35,13 @@ function initialSource(video: VideoPlayerProps['video']): MediaSourceChoice {
  */
 export function VideoPlayer({ video, logic }: VideoPlayerProps) {
   const mediaRef = useRef<HTMLVideoElement>(null);
-  const frameRef = useRef<HTMLElement>(null);
+  const frameRef = useRef<HTMLElement | null>(null);
+  // Menus, tooltips and the overlay open inside the player's region (a landmark, and what fullscreen shows).
+  const [frameElement, setFrameElement] = useState<HTMLElement | null>(null);
+  const attachFrame = useCallback((node: HTMLElement | null) => {
+    frameRef.current = node;
+    setFrameElement(node);
+  }, []);
   const actorHolder = useRef<PlaybackActorRef | null>(null);
   const hlsRef = useRef<HlsInstance | null>(null);
   const [source] = useState(() => initialSource(video));
@@ -190,8 +196,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
     });
 
   return (
-    <PlayerFrame aria-label={appLabels.player} ref={frameRef} fullscreen={fullscreen}>
-      <Box>
+    <PlayerFrame aria-label={appLabels.player} ref={attachFrame} fullscreen={fullscreen}>
+      <Box style={{ position: 'relative', width: '100%', height: '100%' }}>
         <video
           ref={mediaRef}
           playsInline
@@ -261,7 +267,7 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
           level={level}
           pipSupported={pipSupported}
           storyboard={storyboard}
-          portalTarget={fullscreen ? (frameRef.current ?? undefined) : undefined}
+          portalTarget={frameElement ?? undefined}
           shortcutsOpen={shortcutsOpen}
           onShortcutsOpenChange={setShortcutsOpen}
           onTogglePlay={() => run({ type: 'toggle-play' })}

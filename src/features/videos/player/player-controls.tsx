@@ -67,7 +67,7 @@ export interface PlayerControlsProps {
 
 function ControlButton({ label, onClick, children, portal }: { label: string; onClick?: () => void; children: ReactNode; portal: { target: HTMLElement | undefined } }) {
   return (
-    <Tooltip label={label} withinPortal portalProps={portal} openDelay={400}>
+    <Tooltip label={label} withinPortal portalProps={portal} openDelay={400} floatingStrategy="fixed">
       <ActionIcon variant="transparent" color="white" size="lg" aria-label={label} onClick={onClick}>
         {children}
       </ActionIcon>
@@ -168,14 +168,13 @@ export function PlayerControls(props: PlayerControlsProps) {
           </Text>
         </Group>
         <Group gap={2} wrap="nowrap">
-          <Menu position="top-end" withinPortal portalProps={portal} shadow="md">
+          <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
             <Menu.Target>
               <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.speed}: ${speedLabel(speed)}`}>
                 <IconGauge size={20} />
               </ActionIcon>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Label>{t.speed}</Menu.Label>
               {SPEEDS.map((value) => (
                 <Menu.Item
                   key={value}
@@ -189,14 +188,13 @@ export function PlayerControls(props: PlayerControlsProps) {
             </Menu.Dropdown>
           </Menu>
           {levels.length > 0 && (
-            <Menu position="top-end" withinPortal portalProps={portal} shadow="md">
+            <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
               <Menu.Target>
                 <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.quality}: ${currentHeight ? t.height(currentHeight) : t.qualityAuto}`}>
                   <IconSettings size={20} />
                 </ActionIcon>
               </Menu.Target>
               <Menu.Dropdown>
-                <Menu.Label>{t.quality}</Menu.Label>
                 {[{ index: -1, text: t.qualityAuto }, ...[...levels].sort((a, b) => b.height - a.height).map((entry) => ({ index: entry.index, text: t.height(entry.height) }))].map(
                   (entry) => (
                     <Menu.Item
