@@ -125,7 +125,6 @@ export function PlayerControls(props: PlayerControlsProps) {
           </Box>
         )}
         <Slider
-          aria-label={t.seek}
           thumbLabel={t.seek}
           thumbValueText={(value) => t.position(clockTime(value), clockTime(total))}
           min={0}
