@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { PlaybackContext, PlaybackEvent, PlaybackInput, SavePositionParams, SeekParams } from './playback.types.ts';
+import type { PlaybackContext, PlaybackEvent, PlaybackInput, ReloadParams, SavePositionParams, SeekParams } from './playback.types.ts';
 
 /** While the video plays its position is saved this often. */
 export const SAVE_INTERVAL_MS = 5000;
@@ -8,6 +8,10 @@ export const SAVE_INTERVAL_MS = 5000;
  * video (or nearly), so it starts again from the beginning.
  */
 export const RESUME_END_MARGIN_S = 5;
+
+/** R-VID-16: a network failure is retried this many times, after 1 s, 2 s, 4 s. */
+export const MAX_RETRIES = 3;
+export const RETRY_BASE_MS = 1000;
 
 const wholeSeconds = (seconds: number) => Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
 
@@ -32,6 +36,7 @@ export const playbackMachine = setup({
   },
   delays: {
     saveInterval: SAVE_INTERVAL_MS,
+    retryDelay: ({ context }) => RETRY_BASE_MS * 2 ** Math.max(0, context.attempts - 1),
   },
   actions: {
     seek: (_, _params: SeekParams) => {
@@ -39,6 +44,9 @@ export const playbackMachine = setup({
     },
     savePosition: (_, _params: SavePositionParams) => {
       throw new Error('savePosition is supplied by the app with .provide()');
+    },
+    reload: (_, _params: ReloadParams) => {
+      throw new Error('reload is supplied by the app with .provide()');
     },
     rememberSaved: assign({ savedPosition: ({ context }) => wholeSeconds(context.position) }),
   },
@@ -48,6 +56,7 @@ export const playbackMachine = setup({
       return Number.isFinite(event.duration) && context.resumeAt > 0 && context.resumeAt < event.duration - RESUME_END_MARGIN_S;
     },
     positionMoved: ({ context }) => wholeSeconds(context.position) !== (context.savedPosition ?? 0),
+    canRetry: ({ context, event }) => event.type === 'media.error' && event.network && context.attempts < MAX_RETRIES,
   },
 }).createMachine({
   id: 'playback',
@@ -58,6 +67,7 @@ export const playbackMachine = setup({
     duration: null,
     position: input.posicion ?? 0,
     savedPosition: input.posicion === null ? null : wholeSeconds(input.posicion),
+    attempts: 0,
   }),
   initial: 'loading',
   on: {
@@ -85,6 +95,57 @@ export const playbackMachine = setup({
           },
           { target: 'ready', actions: assign({ duration: ({ event }) => event.duration }) },
         ],
+        'media.error': [
+          { guard: 'canRetry', target: '#playback.retrying', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
+          { target: '#playback.failed' },
+        ],
+      },
+    },
+    retrying: {
+      description: 'A network error: the media is loaded again after a growing delay (1 s, 2 s, 4 s).',
+      meta: { qa: 'Reintentando la carga' },
+      after: {
+        retryDelay: {
+          target: 'reloading',
+          actions: [
+            assign({ resumeAt: ({ context }) => context.position }),
+            { type: 'reload', params: ({ context }) => ({ seconds: context.position }) },
+          ],
+        },
+      },
+    },
+    reloading: {
+      description: 'Loading the media again: once its metadata is known it goes back to where the user was.',
+      meta: { qa: 'Recargando el video' },
+      on: {
+        'media.loaded': [
+          {
+            guard: 'canResume',
+            target: 'ready',
+            actions: [
+              assign({ duration: ({ event }) => event.duration }),
+              { type: 'seek', params: ({ context }) => ({ seconds: context.resumeAt ?? 0 }) },
+            ],
+          },
+          { target: 'ready', actions: assign({ duration: ({ event }) => event.duration }) },
+        ],
+        'media.error': [
+          { guard: 'canRetry', target: '#playback.retrying', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
+          { target: '#playback.failed' },
+        ],
+      },
+    },
+    failed: {
+      description: "The media could not be played (retries spent, or not a network error): 'Reintentar' starts again.",
+      meta: { qa: 'No se ha podido reproducir' },
+      on: {
+        retry: {
+          target: 'reloading',
+          actions: [
+            assign({ attempts: 0, resumeAt: ({ context }) => context.position }),
+            { type: 'reload', params: ({ context }) => ({ seconds: context.position }) },
+          ],
+        },
       },
     },
     resuming: {
@@ -101,6 +162,10 @@ export const playbackMachine = setup({
       initial: 'paused',
       on: {
         'media.time': { actions: assign({ position: ({ event }) => event.position }) },
+        'media.error': [
+          { guard: 'canRetry', target: '#playback.retrying', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
+          { target: '#playback.failed' },
+        ],
         'media.ended': {
           target: '.ended',
           actions: [
@@ -114,6 +179,24 @@ export const playbackMachine = setup({
           description: 'Not playing (before the first play, or paused by the user).',
           meta: { qa: 'En pausa' },
           on: { 'media.play': { target: 'playing' } },
+        },
+        buffering: {
+          description: 'Playing, but the media waits for data (waiting, stalled): a spinner shows.',
+          meta: { qa: 'Cargando datos' },
+          on: {
+            'media.play': { target: 'playing' },
+            'media.pause': {
+              target: 'paused',
+              actions: [
+                assign({ position: ({ event }) => event.position }),
+                {
+                  type: 'savePosition',
+                  params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+                },
+                'rememberSaved',
+              ],
+            },
+          },
         },
         playing: {
           description: 'Playing: the position is saved every saveInterval when it moved.',
@@ -135,7 +218,9 @@ export const playbackMachine = setup({
               { target: 'playing', reenter: true },
             ],
           },
+          entry: assign({ attempts: 0 }),
           on: {
+            'media.waiting': { target: 'buffering' },
             'media.pause': {
               target: 'paused',
               actions: [

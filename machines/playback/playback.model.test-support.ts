@@ -12,7 +12,7 @@ export const VIDEO_ID = 7;
 export const DURATION = 600;
 
 export type PlaybackSnapshot = SnapshotFrom<typeof playbackMachine>;
-export type PlaybackModelEvent = PlaybackEvent | AfterEvent<'saveInterval'>;
+export type PlaybackModelEvent = PlaybackEvent | AfterEvent<'saveInterval'> | AfterEvent<'retryDelay'>;
 
 const events: PlaybackModelEvent[] = [
   { type: 'media.loaded', duration: DURATION },
@@ -23,6 +23,10 @@ const events: PlaybackModelEvent[] = [
   { type: 'media.pause', position: 301.9 },
   { type: 'media.ended' },
   { type: 'page.leave' },
+  { type: 'media.waiting' },
+  { type: 'media.error', network: true },
+  { type: 'media.error', network: false },
+  { type: 'retry' },
 ];
 
 /** The saved positions the page opens with: one to resume, none, and one too near the end to resume. */
@@ -46,7 +50,17 @@ export const playbackModel = defineQaModel({
   events,
   variants: variants.map(({ name, description, posicion }) => ({ name, description, input: { videoId: VIDEO_ID, posicion } })),
   // The media reports a time only once it moved there; a position it already has is no news.
-  filterEvents: (snapshot, event) => event.type !== 'media.time' || Math.abs(snapshot.context.position - event.position) > 1,
+  // A failure is tried where it teaches something: while loading, reloading and playing (the
+  // retries' count, not every position, decides what follows).
+  filterEvents: (snapshot, event) => {
+    if (event.type === 'media.error') {
+      if (snapshot.matches({ ready: 'playing' })) return event.network && snapshot.context.attempts === 0;
+      if (snapshot.matches({ ready: 'paused' })) return !event.network && snapshot.context.attempts === 0;
+      return snapshot.matches('loading') || snapshot.matches('reloading');
+    }
+    if (snapshot.context.attempts > 0 && (event.type === 'media.time' || event.type === 'page.leave')) return false;
+    return event.type !== 'media.time' || Math.abs(snapshot.context.position - event.position) > 1;
+  },
   eventDescriptions: {
     'media.loaded': ({ duration }) => `el video carga sus datos (dura ${clock(duration)})`,
     'media.seeked': 'el video llega a la posición guardada',
@@ -56,5 +70,9 @@ export const playbackModel = defineQaModel({
     'media.ended': 'el video llega al final',
     'page.leave': 'el usuario sale de la página (o la oculta)',
     'xstate.after.saveInterval': 'pasa el intervalo de guardado',
+    'media.waiting': 'el video se queda sin datos mientras se reproduce',
+    'media.error': ({ network }) => (network ? 'la red falla al cargar el video' : 'el video no se puede descodificar'),
+    retry: 'el usuario pulsa «Reintentar»',
+    'xstate.after.retryDelay': 'pasa la espera antes de reintentar',
   } satisfies EventDescriptions<PlaybackModelEvent>,
 });

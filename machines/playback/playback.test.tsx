@@ -5,7 +5,7 @@ import { VideoPlayer } from '../../src/features/videos/video-player.tsx';
 import { createQueryClient } from '../../src/lib/query-client.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
-import { playbackMachine, SAVE_INTERVAL_MS } from './playback.machine.ts';
+import { MAX_RETRIES, playbackMachine, SAVE_INTERVAL_MS } from './playback.machine.ts';
 import {
   DURATION,
   playbackModel,
@@ -19,6 +19,9 @@ import type { SavePositionParams } from './playback.types.ts';
 const TITLE = 'Reunión anual';
 /** The saving interval, shortened as the machines/ convention asks; time is driven by fake timers. */
 const INTERVAL = 1000;
+/** The first retry's delay, shortened likewise; each next one doubles. */
+const RETRY = 100;
+const retryDelay = (attempts: number) => RETRY * 2 ** Math.max(0, attempts - 1);
 
 type Snapshot = PlaybackSnapshot;
 type ModelEvent = PlaybackModelEvent;
@@ -32,7 +35,7 @@ const variants = playbackModel.models.map(({ variant, paths }) => {
 // ---- the host: the real player with its <video> element stubbed (jsdom plays nothing) ----
 
 /** What the test's media element holds. */
-let media: { currentTime: number; duration: number; ended: boolean; seeks: number[] };
+let media: { currentTime: number; duration: number; ended: boolean; seeks: number[]; errorCode: number; loads: number };
 /** The saves the app would send (the machine's `savePosition` action). */
 let saves: SavePositionParams[];
 /** Whole seconds the server holds for the user, as far as the test knows. */
@@ -41,13 +44,13 @@ let serverPosition: number;
 let userPosition: number;
 
 function renderPlayer(posicion: number | null, { defaultInterval = false } = {}) {
-  media = { currentTime: 0, duration: Number.NaN, ended: false, seeks: [] };
+  media = { currentTime: 0, duration: Number.NaN, ended: false, seeks: [], errorCode: 0, loads: 0 };
   saves = [];
   serverPosition = posicion === null ? 0 : Math.floor(posicion);
   userPosition = posicion ?? 0;
   // The app's machine; only the network is replaced: the saves are recorded.
   const logic = createPlaybackLogic(createQueryClient()).provide({
-    ...(defaultInterval ? {} : { delays: { saveInterval: INTERVAL } }),
+    delays: { ...(defaultInterval ? {} : { saveInterval: INTERVAL }), retryDelay: ({ context }) => retryDelay(context.attempts) },
     actions: { savePosition: (_, params) => void saves.push(params) },
   });
   const view = renderWithTheme(
@@ -68,6 +71,16 @@ function renderPlayer(posicion: number | null, { defaultInterval = false } = {})
     },
     duration: { configurable: true, get: () => media.duration },
     ended: { configurable: true, get: () => media.ended },
+    error: { configurable: true, get: () => (media.errorCode ? { code: media.errorCode } : null) },
+    // A reload is a fresh media element as far as positions go: its seeks start again.
+    load: {
+      configurable: true,
+      value: () => {
+        media.loads += 1;
+        media.seeks = [];
+        media.errorCode = 0;
+      },
+    },
   });
   return { ...view, element };
 }
@@ -136,6 +149,28 @@ const executors = {
     // The tab or window goes away: the moved position goes with a request that outlives the page.
     await expectSave(() => void window.dispatchEvent(new Event('pagehide')), { seconds: Math.floor(userPosition), leaving: true });
   },
+  'media.waiting': async () => {
+    await expectSave(() => void fireEvent(video(), new Event('waiting')), null);
+  },
+  'media.error': async ({ event }) => {
+    // MEDIA_ERR_NETWORK (2) or MEDIA_ERR_DECODE (3).
+    media.errorCode = event.network ? 2 : 3;
+    await expectSave(() => void fireEvent(video(), new Event('error')), null);
+  },
+  retry: async () => {
+    const loads = media.loads;
+    await expectSave(() => void fireEvent.click(screen.getByRole('button', { name: 'Reintentar' })), null);
+    expect(media.loads).toBe(loads + 1);
+  },
+  'xstate.after.retryDelay': async ({ state }) => {
+    // 1×, 2×, 4× the first delay: nothing a moment before, then the media loads again.
+    const loads = media.loads;
+    const delay = retryDelay(state.context.attempts);
+    await expectSave(() => advance(delay - 1), null);
+    expect(media.loads).toBe(loads);
+    await expectSave(() => advance(1), null);
+    expect(media.loads).toBe(loads + 1);
+  },
   'xstate.after.saveInterval': async () => {
     // Nothing a moment before the interval; then the position, if it moved since the last save.
     await expectSave(() => advance(INTERVAL - 1), null);
@@ -162,6 +197,22 @@ function statesFor(resumeAt: number | null) {
     '#playback.ready.playing': (snapshot) => {
       expect(snapshot.context.savedPosition ?? 0).toBe(serverPosition);
     },
+    '#playback.ready.buffering': () => {
+      expect(screen.getByRole('status', { name: 'Cargando…' })).toBeInTheDocument();
+    },
+    '#playback.retrying': (snapshot) => {
+      expect(screen.getByRole('status', { name: 'Cargando…' })).toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(snapshot.context.attempts).toBeLessThanOrEqual(MAX_RETRIES);
+    },
+    '#playback.reloading': () => {
+      expect(media.loads).toBeGreaterThan(0);
+      expect(screen.getByRole('status', { name: 'Cargando…' })).toBeInTheDocument();
+    },
+    '#playback.failed': () => {
+      expect(screen.getByRole('alert')).toHaveTextContent('No se ha podido reproducir el video');
+      expect(screen.getByRole('button', { name: 'Reintentar' })).toBeInTheDocument();
+    },
     '#playback.ready.ended': (snapshot) => {
       // 0 was saved at the end (the next opening starts from the beginning), unless the user moved since.
       expect(saves).toContainEqual({ id: VIDEO_ID, seconds: 0, leaving: false });
@@ -177,8 +228,8 @@ for (const { name, posicion, resumes, paths } of variants) {
       it(pathName, async () => {
         renderPlayer(posicion);
         await runPath(path, states, executors);
-        // Never sent anywhere else than where the test put it.
-        if (!resumes) expect(media.seeks).toEqual([]);
+        // Never sent anywhere else than where the test put it (a reload goes back to where the user was).
+        if (!resumes && media.loads === 0) expect(media.seeks).toEqual([]);
       });
     }
   });

@@ -16,6 +16,8 @@ export interface PlaybackContext {
   position: number;
   /** The whole seconds the server holds (what was last saved), null when nothing is saved. */
   savedPosition: number | null;
+  /** Reloads after network errors since the media last played (R-VID-16). */
+  attempts: number;
 }
 
 /**
@@ -31,7 +33,18 @@ export type PlaybackEvent =
   | { type: 'media.pause'; position: number }
   | { type: 'media.time'; position: number }
   | { type: 'media.ended' }
-  | { type: 'page.leave' };
+  | { type: 'page.leave' }
+  /** waiting or stalled: the media ran out of data while playing. */
+  | { type: 'media.waiting' }
+  /** The media (or hls.js, fatally) failed; `network` when the data did not arrive. */
+  | { type: 'media.error'; network: boolean }
+  /** The user pressed 'Reintentar'. */
+  | { type: 'retry' };
+
+/** `reload`'s params: load the media again and come back to this position. */
+export interface ReloadParams {
+  seconds: number;
+}
 
 /** `seek`'s params: move the media to this position. */
 export interface SeekParams {

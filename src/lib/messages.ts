@@ -274,3 +274,37 @@ export const statisticsMessages = {
   loadFailed: 'Error al obtener los datos',
   reload: dialogMessages.reload,
 } as const;
+
+/** The video page's player controls (R-VID-10 … R-VID-19). */
+export const playerMessages = {
+  play: 'Reproducir',
+  pause: 'Pausar',
+  seek: 'Posición',
+  /** The seek bar's aria-valuetext: "1:23 de 4:56". */
+  position: (at: string, total: string) => `${at} de ${total}`,
+  volume: 'Volumen',
+  mute: 'Silenciar',
+  unmute: 'Activar sonido',
+  quality: 'Calidad',
+  qualityAuto: 'Automática',
+  height: (pixels: number) => `${pixels}p`,
+  speed: 'Velocidad',
+  speedNormal: 'Normal',
+  pictureInPicture: 'Imagen en imagen',
+  fullscreen: 'Pantalla completa',
+  exitFullscreen: 'Salir de pantalla completa',
+  shortcuts: 'Atajos de teclado',
+  failed: 'No se ha podido reproducir el video',
+  retry: 'Reintentar',
+  buffering: 'Cargando…',
+  shortcutPlay: 'Reproducir o pausar',
+  shortcutBack10: 'Retroceder 10 segundos',
+  shortcutForward10: 'Avanzar 10 segundos',
+  shortcutBack5: 'Retroceder 5 segundos',
+  shortcutForward5: 'Avanzar 5 segundos',
+  shortcutFullscreen: 'Pantalla completa',
+  shortcutMute: 'Silenciar o activar el sonido',
+  shortcutCaptions: 'Mostrar u ocultar los subtítulos',
+  shortcutHelp: 'Mostrar los atajos de teclado',
+  keySpace: 'Espacio',
+} as const;

@@ -281,7 +281,7 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     });
     const warnings: string[] = [];
     const log = Object.assign(Object.create(app.log) as typeof app.log, { warn: (_details: object, message: string) => void warnings.push(message) });
-    const service = createUploadsService({ config, db, secrets: app.ctx.secrets, log, storage, media: createMediaJobs() }, storage, { instanceId: 'failing-streams', pollMs: 100 });
+    const service = createUploadsService({ ...app.ctx, config, db, log, storage, media: createMediaJobs() }, storage, { instanceId: 'failing-streams', pollMs: 100 });
     const asset = await uploadedVideo();
     service.queue.enqueue(asset);
     await service.queue.idle();

@@ -128,7 +128,9 @@ describe('/videos/{id}: what the page shows', () => {
 
     const video = player();
     expect(video.tagName).toBe('VIDEO');
-    expect(video).toHaveAttribute('controls');
+    // The player's own Spanish controls replace the browser's (R-VID-10).
+    expect(video).not.toHaveAttribute('controls');
+    expect(screen.getByRole('button', { name: 'Reproducir' })).toBeInTheDocument();
     expect(video).toHaveAttribute('preload', 'metadata');
     expect(video).toHaveAttribute('src', VIDEO.urlVideo);
     expect(video).toHaveAttribute('poster', VIDEO.urlThumbnail);

@@ -1,27 +1,58 @@
-import { useEffect, useLayoutEffect, useRef, type ComponentProps, type ReactNode } from 'react';
-import { AspectRatio, Paper } from '@mantine/core';
-import { useActorRef } from '@xstate/react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type Ref } from 'react';
+import { AspectRatio, Box, Button, Loader, Paper, Stack, Text } from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { playbackMachine } from '../../../machines/playback/playback.machine.ts';
 import { appLabels } from '../../components/app-labels.ts';
+import { playerMessages } from '../../lib/messages.ts';
+import { chooseMediaSource, mediaAbilities, type MediaSourceChoice } from './player/media-source.ts';
+import { PlayerControls, type QualityLevel } from './player/player-controls.tsx';
+import { commandForKey, keyBelongsToTarget, type PlayerCommand } from './player/player-keys.ts';
+import { parseStoryboard, type StoryboardFrame } from './player/storyboard.ts';
 import type { Video } from './videos.queries.ts';
 
 export interface VideoPlayerProps {
-  video: Pick<Video, 'id' | 'titulo' | 'urlVideo' | 'urlThumbnail' | 'posicion'>;
-  /** The playback machine with `savePosition` provided (the app's, or a test double); the player supplies `seek`. */
+  video: Pick<Video, 'id' | 'titulo' | 'urlVideo' | 'urlThumbnail' | 'posicion'> & Partial<Pick<Video, 'urlHls' | 'urlStoryboard'>>;
+  /** The playback machine with `savePosition` provided (the app's, or a test double); the player supplies `seek` and `reload`. */
   logic: typeof playbackMachine;
 }
 
 type PlaybackActorRef = ActorRefFrom<typeof playbackMachine>;
+/** The part of hls.js the player uses (its light build, loaded only here). */
+type HlsInstance = InstanceType<typeof import('hls.js/light').default>;
+
+/** The source for this browser, decided once: the <video> node and its `src` come with the first render. */
+function initialSource(video: VideoPlayerProps['video']): MediaSourceChoice {
+  const probe = typeof document === 'undefined' ? null : document.createElement('video');
+  const abilities = probe ? mediaAbilities(probe) : { nativeHls: '', mse: false };
+  return chooseMediaSource({ urlHls: video.urlHls ?? null, urlVideo: video.urlVideo }, abilities);
+}
 
 /**
- * The native player (keyboard accessible by its own controls), hosting the playback machine: it
- * reports the media's events, moves the media when the machine resumes, and tells the machine when
- * the page goes away or is hidden ('page.leave': unmount, pagehide, visibilitychange to hidden).
+ * The player (R-VID-9 … R-VID-16): one <video> node for the page's life, the source this browser
+ * plays best (hls.js imported only when needed), the Spanish controls and shortcuts, and the
+ * playback machine, which it tells about the media's events and which moves the media (seek, reload).
  */
 export function VideoPlayer({ video, logic }: VideoPlayerProps) {
   const mediaRef = useRef<HTMLVideoElement>(null);
+  const frameRef = useRef<HTMLElement | null>(null);
+  // Menus, tooltips and the overlay open inside the player's region (a landmark, and what fullscreen shows).
+  const [frameElement, setFrameElement] = useState<HTMLElement | null>(null);
+  const attachFrame = useCallback((node: HTMLElement | null) => {
+    frameRef.current = node;
+    setFrameElement(node);
+  }, []);
   const actorHolder = useRef<PlaybackActorRef | null>(null);
+  const hlsRef = useRef<HlsInstance | null>(null);
+  const [source] = useState(() => initialSource(video));
+  const [loads, setLoads] = useState(0);
+  const [media, setMedia] = useState({ paused: true, currentTime: 0, duration: Number.NaN, volume: 1, muted: false, speed: 1 });
+  const [fullscreen, setFullscreen] = useState(false);
+  const [levels, setLevels] = useState<QualityLevel[]>([]);
+  const [level, setLevel] = useState(-1);
+  const [storyboard, setStoryboard] = useState<StoryboardFrame[]>([]);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [pipSupported] = useState(() => typeof document !== 'undefined' && document.pictureInPictureEnabled === true);
 
   // Declared before useActorRef on purpose: on unmount React runs effect clean-ups in declaration
   // order, so 'page.leave' reaches the machine before @xstate/react stops it.
@@ -45,6 +76,11 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
         seek: (_, { seconds }) => {
           if (mediaRef.current) mediaRef.current.currentTime = seconds;
         },
+        // R-VID-16: hls.js is made again; the MP4 (or native HLS) element loads its source again.
+        reload: () => {
+          if (source.kind === 'hls.js') setLoads((count) => count + 1);
+          else mediaRef.current?.load();
+        },
       },
     }),
     { input: { videoId: video.id, posicion: video.posicion } },
@@ -52,45 +88,239 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
   useLayoutEffect(() => {
     actorHolder.current = actorRef;
   }, [actorRef]);
-
   const send = actorRef.send;
+  const state = useSelector(actorRef, (snapshot) =>
+    snapshot.matches('failed') ? 'failed' : snapshot.matches('retrying') || snapshot.matches('reloading') || snapshot.matches({ ready: 'buffering' }) ? 'waiting' : 'other',
+  );
+
+  // R-VID-9: hls.js only where the browser needs it, in its own chunk.
+  useEffect(() => {
+    if (source.kind !== 'hls.js') return;
+    let cancelled = false;
+    void import('hls.js/light').then(({ default: Hls }) => {
+      const element = mediaRef.current;
+      if (cancelled || !element) return;
+      const hls = new Hls({ capLevelToPlayerSize: true });
+      hlsRef.current = hls;
+      hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
+        setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
+      });
+      hls.on(Hls.Events.ERROR, (_event, data) => {
+        if (data.fatal) send({ type: 'media.error', network: data.type === Hls.ErrorTypes.NETWORK_ERROR });
+      });
+      hls.loadSource(source.url);
+      hls.attachMedia(element);
+    });
+    return () => {
+      cancelled = true;
+      hlsRef.current?.destroy();
+      hlsRef.current = null;
+    };
+  }, [source, loads, send]);
+
+  // R-VID-15: the seek bar's previews.
+  useEffect(() => {
+    const url = video.urlStoryboard;
+    if (!url) return;
+    const controller = new AbortController();
+    fetch(url, { signal: controller.signal })
+      .then((response) => (response.ok ? response.text() : ''))
+      .then((text) => setStoryboard(parseStoryboard(text, new URL(url, window.location.href).href)))
+      .catch(() => setStoryboard([]));
+    return () => controller.abort();
+  }, [video.urlStoryboard]);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === frameRef.current && frameRef.current !== null);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const run = (command: PlayerCommand) => {
+    const element = mediaRef.current;
+    if (!element) return;
+    switch (command.type) {
+      case 'toggle-play':
+        if (element.paused) void element.play()?.catch(() => {});
+        else element.pause();
+        return;
+      case 'seek-by': {
+        const end = Number.isFinite(element.duration) ? element.duration : Number.POSITIVE_INFINITY;
+        element.currentTime = Math.min(end, Math.max(0, element.currentTime + command.seconds));
+        return;
+      }
+      case 'toggle-mute':
+        element.muted = !element.muted;
+        return;
+      case 'toggle-fullscreen':
+        if (document.fullscreenElement) void document.exitFullscreen?.().catch(() => {});
+        else void frameRef.current?.requestFullscreen?.().catch(() => {});
+        return;
+      case 'toggle-captions': {
+        // The first text track, when the video has one (sidecar WebVTT <track>s).
+        const track = element.textTracks?.[0];
+        if (track) track.mode = track.mode === 'showing' ? 'hidden' : 'showing';
+        return;
+      }
+      case 'show-shortcuts':
+        setShortcutsOpen(true);
+        return;
+    }
+  };
+  const runRef = useRef(run);
+  useLayoutEffect(() => {
+    runRef.current = run;
+  });
+
+  // R-VID-13: the shortcuts, when the player or the page's body has focus (never a field or menu's keys).
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || keyBelongsToTarget(event.target, frameRef.current, event.key)) return;
+      const command = commandForKey(event);
+      if (!command) return;
+      event.preventDefault();
+      runRef.current(command);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const sync = (element: HTMLVideoElement) =>
+    setMedia({
+      paused: element.paused,
+      currentTime: element.currentTime,
+      duration: element.duration,
+      volume: element.volume,
+      muted: element.muted,
+      speed: element.playbackRate,
+    });
+
   return (
-    <PlayerFrame aria-label={appLabels.player}>
-      <video
-        ref={mediaRef}
-        controls
-        playsInline
-        preload="metadata"
-        poster={video.urlThumbnail ?? undefined}
-        src={video.urlVideo}
-        aria-label={video.titulo}
-        // A block, as the cards' pictures: inline, it left a line's descender (7 px) of black under it.
-        style={MEDIA_STYLE}
-        onLoadedMetadata={(event) => send({ type: 'media.loaded', duration: event.currentTarget.duration })}
-        onSeeked={() => send({ type: 'media.seeked' })}
-        onPlaying={() => send({ type: 'media.play' })}
-        // At the end the media pauses, then ends: the end is reported once, as 'media.ended'.
-        onPause={(event) => {
-          if (!event.currentTarget.ended) send({ type: 'media.pause', position: event.currentTarget.currentTime });
-        }}
-        onTimeUpdate={(event) => send({ type: 'media.time', position: event.currentTarget.currentTime })}
-        onEnded={() => send({ type: 'media.ended' })}
-      />
+    <PlayerFrame aria-label={appLabels.player} ref={attachFrame} fullscreen={fullscreen}>
+      <Box style={{ position: 'relative', width: '100%', height: '100%' }}>
+        <video
+          ref={mediaRef}
+          playsInline
+          preload="metadata"
+          poster={video.urlThumbnail ?? undefined}
+          src={source.kind === 'hls.js' ? undefined : source.url}
+          aria-label={video.titulo}
+          // A block, as the cards' pictures: inline, it left a line's descender (7 px) of black under it.
+          style={MEDIA_STYLE}
+          onClick={() => run({ type: 'toggle-play' })}
+          onLoadedMetadata={(event) => {
+            sync(event.currentTarget);
+            send({ type: 'media.loaded', duration: event.currentTarget.duration });
+          }}
+          onSeeked={() => send({ type: 'media.seeked' })}
+          onPlaying={(event) => {
+            sync(event.currentTarget);
+            send({ type: 'media.play' });
+          }}
+          onPlay={(event) => sync(event.currentTarget)}
+          // At the end the media pauses, then ends: the end is reported once, as 'media.ended'.
+          onPause={(event) => {
+            sync(event.currentTarget);
+            if (!event.currentTarget.ended) send({ type: 'media.pause', position: event.currentTarget.currentTime });
+          }}
+          onTimeUpdate={(event) => {
+            sync(event.currentTarget);
+            send({ type: 'media.time', position: event.currentTarget.currentTime });
+          }}
+          onDurationChange={(event) => sync(event.currentTarget)}
+          onVolumeChange={(event) => sync(event.currentTarget)}
+          onRateChange={(event) => sync(event.currentTarget)}
+          onWaiting={() => send({ type: 'media.waiting' })}
+          onStalled={(event) => {
+            if (!event.currentTarget.paused) send({ type: 'media.waiting' });
+          }}
+          onError={(event) => {
+            // hls.js reports its own failures; the element's are the MP4's (or native HLS's).
+            if (source.kind === 'hls.js') return;
+            const code = event.currentTarget.error?.code;
+            send({ type: 'media.error', network: code === 2 });
+          }}
+          onEnded={(event) => {
+            sync(event.currentTarget);
+            send({ type: 'media.ended' });
+          }}
+        />
+        {state === 'waiting' && (
+          <Box style={{ ...CENTRED, pointerEvents: 'none' }} role="status" aria-label={playerMessages.buffering}>
+            <Loader color="white" />
+          </Box>
+        )}
+        {state === 'failed' && (
+          <Stack style={{ ...CENTRED, background: 'rgba(0, 0, 0, 0.75)' }} role="alert" gap="sm">
+            <Text c="white" fw={600} ta="center" px="md">
+              {playerMessages.failed}
+            </Text>
+            <Button onClick={() => send({ type: 'retry' })} color="tao">
+              {playerMessages.retry}
+            </Button>
+          </Stack>
+        )}
+        <PlayerControls
+          {...media}
+          fullscreen={fullscreen}
+          levels={levels}
+          level={level}
+          pipSupported={pipSupported}
+          storyboard={storyboard}
+          portalTarget={frameElement ?? undefined}
+          shortcutsOpen={shortcutsOpen}
+          onShortcutsOpenChange={setShortcutsOpen}
+          onTogglePlay={() => run({ type: 'toggle-play' })}
+          onSeek={(seconds) => {
+            if (mediaRef.current) mediaRef.current.currentTime = seconds;
+            setMedia((now) => ({ ...now, currentTime: seconds }));
+          }}
+          onVolume={(volume) => {
+            const element = mediaRef.current;
+            if (!element) return;
+            element.volume = volume;
+            element.muted = volume === 0;
+          }}
+          onToggleMute={() => run({ type: 'toggle-mute' })}
+          onSpeed={(speed) => {
+            if (mediaRef.current) mediaRef.current.playbackRate = speed;
+            setMedia((now) => ({ ...now, speed }));
+          }}
+          onLevel={(index) => {
+            // R-VID-12: -1 lets hls.js choose; a height is kept until the user changes it.
+            if (hlsRef.current) hlsRef.current.currentLevel = index;
+            setLevel(index);
+          }}
+          onPictureInPicture={() => {
+            if (document.pictureInPictureElement) void document.exitPictureInPicture().catch(() => {});
+            else void mediaRef.current?.requestPictureInPicture().catch(() => {});
+          }}
+          onToggleFullscreen={() => run({ type: 'toggle-fullscreen' })}
+        />
+      </Box>
     </PlayerFrame>
   );
 }
 
 /** The player's picture fills its frame, letterboxed in black. */
 const MEDIA_STYLE = { display: 'block', width: '100%', height: '100%', objectFit: 'contain', background: 'black' } as const;
+const CENTRED = { position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', flexDirection: 'column' } as const;
 
 /**
  * The player's frame: 16:9, at most 70 % of the window's height on wide screens (centred), so the
- * title shows below it.
+ * title shows below it; the whole window in fullscreen.
  */
-function PlayerFrame({ children, ...props }: { children: ReactNode } & Omit<ComponentProps<'section'>, 'style' | 'ref'>) {
+function PlayerFrame({
+  children,
+  fullscreen,
+  ref,
+  ...props
+}: { children: ReactNode; fullscreen: boolean; ref: Ref<HTMLElement> } & Omit<ComponentProps<'section'>, 'style' | 'ref'>) {
   return (
-    <Paper component="section" radius="md" shadow="sm" bg="black" maw="calc(70vh * 16 / 9)" mx="auto" style={{ overflow: 'hidden' }} {...props}>
-      <AspectRatio ratio={16 / 9}>{children}</AspectRatio>
+    <Paper component="section" ref={ref as Ref<HTMLDivElement>} radius="md" shadow="sm" bg="black" maw="calc(70vh * 16 / 9)" mx="auto" style={{ overflow: 'hidden' }} {...props}>
+      <AspectRatio ratio={16 / 9} style={fullscreen ? { height: '100%', maxWidth: 'none' } : undefined}>
+        {children}
+      </AspectRatio>
     </Paper>
   );
 }

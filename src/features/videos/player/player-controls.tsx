@@ -1,0 +1,248 @@
+import { useState, type ReactNode } from 'react';
+import { ActionIcon, Box, Group, Kbd, Menu, Modal, Slider, Table, Text, Tooltip } from '@mantine/core';
+import {
+  IconCheck,
+  IconGauge,
+  IconKeyboard,
+  IconMaximize,
+  IconMinimize,
+  IconPictureInPicture,
+  IconPlayerPauseFilled,
+  IconPlayerPlayFilled,
+  IconSettings,
+  IconVolume,
+  IconVolumeOff,
+} from '@tabler/icons-react';
+import { playerMessages as t } from '../../../lib/messages.ts';
+import { PLAYER_SHORTCUTS } from './player-keys.ts';
+import { frameAt, type StoryboardFrame } from './storyboard.ts';
+
+/** R-VID-11: the speeds the menu offers. */
+export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+
+/** 83 → "1:23", 3723 → "1:02:03". */
+export function clockTime(seconds: number): string {
+  const whole = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+const speedLabel = (speed: number) => (speed === 1 ? t.speedNormal : String(speed).replace('.', ','));
+
+export interface QualityLevel {
+  /** hls.js level index. */
+  index: number;
+  height: number;
+}
+
+export interface PlayerControlsProps {
+  paused: boolean;
+  currentTime: number;
+  duration: number;
+  volume: number;
+  muted: boolean;
+  speed: number;
+  fullscreen: boolean;
+  /** Levels of hls.js (empty: MP4 or native HLS, no quality menu). */
+  levels: QualityLevel[];
+  /** The chosen level, -1 for Automática. */
+  level: number;
+  pipSupported: boolean;
+  storyboard: StoryboardFrame[];
+  /** Where menus, tooltips and the overlay attach (the player in fullscreen). */
+  portalTarget: HTMLElement | undefined;
+  shortcutsOpen: boolean;
+  onShortcutsOpenChange: (open: boolean) => void;
+  onTogglePlay: () => void;
+  onSeek: (seconds: number) => void;
+  onVolume: (volume: number) => void;
+  onToggleMute: () => void;
+  onSpeed: (speed: number) => void;
+  onLevel: (level: number) => void;
+  onPictureInPicture: () => void;
+  onToggleFullscreen: () => void;
+}
+
+function ControlButton({ label, onClick, children, portal }: { label: string; onClick?: () => void; children: ReactNode; portal: { target: HTMLElement | undefined } }) {
+  return (
+    <Tooltip label={label} withinPortal portalProps={portal} openDelay={400} floatingStrategy="fixed">
+      <ActionIcon variant="transparent" color="white" size="lg" aria-label={label} onClick={onClick}>
+        {children}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** R-VID-10: the player's own controls, in Spanish, over the picture. */
+export function PlayerControls(props: PlayerControlsProps) {
+  const { paused, currentTime, duration, volume, muted, speed, fullscreen, levels, level, pipSupported, storyboard, portalTarget } = props;
+  const total = Number.isFinite(duration) && duration > 0 ? duration : 0;
+  const [hover, setHover] = useState<{ seconds: number; fraction: number } | null>(null);
+  const portal = { target: portalTarget };
+  const preview = hover && storyboard.length > 0 ? frameAt(storyboard, hover.seconds) : null;
+  const currentHeight = levels.find((entry) => entry.index === level)?.height;
+
+  return (
+    <Box
+      data-player-controls
+      style={{ position: 'absolute', left: 0, right: 0, bottom: 0, top: 'auto', height: 'auto', padding: '0 8px 4px', background: 'rgba(0, 0, 0, 0.65)', color: 'white' }}
+    >
+      <Box
+        pos="relative"
+        onMouseMove={(event) => {
+          const box = event.currentTarget.getBoundingClientRect();
+          const fraction = Math.min(1, Math.max(0, (event.clientX - box.left) / box.width));
+          setHover({ seconds: fraction * total, fraction });
+        }}
+        onMouseLeave={() => setHover(null)}
+        onFocus={() => setHover(total > 0 ? { seconds: currentTime, fraction: currentTime / total } : null)}
+        onBlur={() => setHover(null)}
+      >
+        {hover && (preview || storyboard.length > 0) && (
+          <Box
+            data-storyboard-preview
+            style={{ position: 'absolute', bottom: 18, left: `${hover.fraction * 100}%`, transform: 'translateX(-50%)', pointerEvents: 'none', textAlign: 'center' }}
+          >
+            {preview && (
+              <div
+                role="img"
+                aria-label={clockTime(hover.seconds)}
+                style={{
+                  width: preview.width,
+                  height: preview.height,
+                  backgroundImage: `url("${preview.image}")`,
+                  backgroundPosition: `-${preview.x}px -${preview.y}px`,
+                  border: '1px solid white',
+                  borderRadius: 4,
+                }}
+              />
+            )}
+            <Text size="xs" c="white" bg="rgba(0,0,0,0.8)" px={4} style={{ display: 'inline-block', borderRadius: 4 }}>
+              {clockTime(hover.seconds)}
+            </Text>
+          </Box>
+        )}
+        <Slider
+          thumbLabel={t.seek}
+          thumbValueText={(value) => t.position(clockTime(value), clockTime(total))}
+          min={0}
+          max={total || 1}
+          step={1}
+          value={Math.min(currentTime, total || 1)}
+          onChange={props.onSeek}
+          label={null}
+          size="sm"
+          color="tao"
+          disabled={total === 0}
+          py={6}
+        />
+      </Box>
+      <Group gap={4} wrap="nowrap" justify="space-between">
+        <Group gap={4} wrap="nowrap">
+          <ControlButton portal={portal} label={paused ? t.play : t.pause} onClick={props.onTogglePlay}>
+            {paused ? <IconPlayerPlayFilled size={20} /> : <IconPlayerPauseFilled size={20} />}
+          </ControlButton>
+          <ControlButton portal={portal} label={muted ? t.unmute : t.mute} onClick={props.onToggleMute}>
+            {muted ? <IconVolumeOff size={20} /> : <IconVolume size={20} />}
+          </ControlButton>
+          <Slider
+            aria-label={t.volume}
+            thumbLabel={t.volume}
+            thumbValueText={(value) => `${Math.round(value * 100)} %`}
+            min={0}
+            max={1}
+            step={0.05}
+            value={muted ? 0 : volume}
+            onChange={props.onVolume}
+            label={null}
+            size="xs"
+            color="white"
+            w={72}
+            visibleFrom="sm"
+          />
+          <Text size="sm" c="white" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} ml={4}>
+            {clockTime(currentTime)} / {clockTime(total)}
+          </Text>
+        </Group>
+        <Group gap={2} wrap="nowrap">
+          <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
+            <Menu.Target>
+              <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.speed}: ${speedLabel(speed)}`}>
+                <IconGauge size={20} />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {SPEEDS.map((value) => (
+                <Menu.Item
+                  key={value}
+                  aria-current={value === speed ? true : undefined}
+                  leftSection={<IconCheck size={14} style={{ visibility: value === speed ? 'visible' : 'hidden' }} aria-hidden />}
+                  onClick={() => props.onSpeed(value)}
+                >
+                  {value === 1 ? `1 (${t.speedNormal})` : speedLabel(value)}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+          {levels.length > 0 && (
+            <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
+              <Menu.Target>
+                <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.quality}: ${currentHeight ? t.height(currentHeight) : t.qualityAuto}`}>
+                  <IconSettings size={20} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {[{ index: -1, text: t.qualityAuto }, ...[...levels].sort((a, b) => b.height - a.height).map((entry) => ({ index: entry.index, text: t.height(entry.height) }))].map(
+                  (entry) => (
+                    <Menu.Item
+                      key={entry.index}
+                      aria-current={entry.index === level ? true : undefined}
+                      leftSection={<IconCheck size={14} style={{ visibility: entry.index === level ? 'visible' : 'hidden' }} aria-hidden />}
+                      onClick={() => props.onLevel(entry.index)}
+                    >
+                      {entry.text}
+                    </Menu.Item>
+                  ),
+                )}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+          {pipSupported && (
+            <ControlButton portal={portal} label={t.pictureInPicture} onClick={props.onPictureInPicture}>
+              <IconPictureInPicture size={20} />
+            </ControlButton>
+          )}
+          <Box visibleFrom="sm">
+            <ControlButton portal={portal} label={t.shortcuts} onClick={() => props.onShortcutsOpenChange(true)}>
+              <IconKeyboard size={20} />
+            </ControlButton>
+          </Box>
+          <ControlButton portal={portal} label={fullscreen ? t.exitFullscreen : t.fullscreen} onClick={props.onToggleFullscreen}>
+            {fullscreen ? <IconMinimize size={20} /> : <IconMaximize size={20} />}
+          </ControlButton>
+        </Group>
+      </Group>
+      <Modal opened={props.shortcutsOpen} onClose={() => props.onShortcutsOpenChange(false)} title={t.shortcuts} portalProps={portal} centered>
+        <Table>
+          <Table.Tbody>
+            {PLAYER_SHORTCUTS.map(({ keys, description }) => (
+              <Table.Tr key={description}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  {keys.map((key, index) => (
+                    <span key={key}>
+                      {index > 0 && ' / '}
+                      <Kbd>{key}</Kbd>
+                    </span>
+                  ))}
+                </Table.Td>
+                <Table.Td>{description}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Modal>
+    </Box>
+  );
+}
