@@ -95,7 +95,11 @@ describe(`the app with media in S3 on ${moto.name}`, () => {
     }
     expect(upload).toMatchObject({ estado: 'ready', recibido: VIDEO.length, error: null });
     expect(upload!.duracion).toBeGreaterThan(1.9);
-    expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
+    // the HLS stage runs on after ready (R-MED-5): its rendition, master and storyboard land in the bucket too
+    const storyboardKey = `${PREFIX}/${session.assetId}/storyboard.vtt`;
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline && !(await bucketKeys()).includes(storyboardKey); ) await sleep(200);
+    const stored = ['hls-180p.m3u8', 'hls-180p.mp4', 'hls-master.m3u8', 'preview.mp4', 'storyboard.jpg', 'storyboard.vtt', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4'];
+    expect(await bucketKeys()).toEqual(stored.map((f) => `${PREFIX}/${session.assetId}/${f}`));
     expect(fs.existsSync(server.config.mediaDir), 'nothing in the local media directory').toBe(false);
 
     // an administrator's own thumbnail waits in the bucket, and is converted (from a temporary copy) when the video is made
@@ -120,7 +124,15 @@ describe(`the app with media in S3 on ${moto.name}`, () => {
     expect([...served.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     expect(served.equals(processedThumbnail), 'the adopted thumbnail, not the one processing made').toBe(false);
     expect(served.equals(await bucketObject(`${PREFIX}/${session.assetId}/thumbnail.jpg`))).toBe(true);
-    expect(await bucketKeys()).toEqual(['preview.mp4', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4'].map((f) => `${PREFIX}/${session.assetId}/${f}`));
+    expect(await bucketKeys()).toEqual(stored.map((f) => `${PREFIX}/${session.assetId}/${f}`));
+
+    // the HLS master and its rendition are streamed from the bucket under the signed prefix (R-MED-11)
+    expect(video.urlHls).not.toBeNull();
+    const master = await fetch(`${base}${video.urlHls}`);
+    expect([master.status, master.headers.get('content-type')]).toEqual([200, 'application/vnd.apple.mpegurl']);
+    expect(await master.text()).toContain('hls-180p.m3u8');
+    const rendition = await fetch(new URL('hls-180p.mp4', `${base}${video.urlHls}`), { headers: { range: 'bytes=0-99' } });
+    expect([rendition.status, Buffer.from(await rendition.arrayBuffer()).length]).toEqual([206, 100]);
     // a browser (Accept names image/webp) gets the adopted picture's WebP copy from the bucket
     const webp = await fetch(`${base}${video.urlThumbnail}`, { headers: { accept: 'image/avif,image/webp,*/*;q=0.8' } });
     expect([webp.status, webp.headers.get('content-type'), webp.headers.get('vary')]).toEqual([200, 'image/webp', 'Accept']);
