@@ -136,10 +136,12 @@ export function PlayerControls(props: PlayerControlsProps) {
           size="sm"
           color="tao"
           disabled={total === 0}
+          thumbSize={16}
           py={6}
         />
       </Box>
-      <Group gap={4} wrap="nowrap" justify="space-between">
+      {/* A 24-px circle round the seek bar's thumb stays clear of these buttons (WCAG 2.2 target size). */}
+      <Group gap={4} wrap="nowrap" justify="space-between" mt={14}>
         <Group gap={4} wrap="nowrap">
           <ControlButton portal={portal} label={paused ? t.play : t.pause} onClick={props.onTogglePlay}>
             {paused ? <IconPlayerPlayFilled size={20} /> : <IconPlayerPauseFilled size={20} />}
@@ -160,6 +162,7 @@ export function PlayerControls(props: PlayerControlsProps) {
             size="xs"
             color="white"
             w={72}
+            mx={12}
             visibleFrom="sm"
           />
           <Text size="sm" c="white" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} ml={4}>
