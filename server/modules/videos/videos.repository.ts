@@ -278,25 +278,21 @@ export interface ListGenerations {
   ratings: number;
   /** of the user's favourite and seen marks */
   user: number;
-  /** of all the user's own fields: rating, favourite, seen mark and playback position (migration 2026-11-28T1000-own-states-generation) */
-  states: number;
   organizacion: string | null;
 }
 
 /** One statement, so that all are read together; before anything they are the generations of is read. */
 export async function readListGenerations(db: Executor, userId: number): Promise<ListGenerations> {
-  const result = await sql<{ library: number | null; ratings: number | null; own: number | null; states: number | null; organizacion: string | null }>`select
+  const result = await sql<{ library: number | null; ratings: number | null; own: number | null; organizacion: string | null }>`select
     (select generation from video_list_generations where scope = 'library') as library,
     (select generation from video_list_generations where scope = 'ratings') as ratings,
     (select generation from video_list_generations where scope = ${`user:${userId}`}) as own,
-    (select generation from video_list_generations where scope = ${`states:${userId}`}) as states,
     (select organizacion from users where id = ${userId}) as organizacion`.execute(db);
   const row = result.rows[0];
   return {
     library: Number(row?.library ?? 0),
     ratings: Number(row?.ratings ?? 0),
     user: Number(row?.own ?? 0),
-    states: Number(row?.states ?? 0),
     organizacion: row?.organizacion ?? null,
   };
 }
