@@ -100,7 +100,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
     void import('hls.js/light').then(({ default: Hls }) => {
       const element = mediaRef.current;
       if (cancelled || !element) return;
-      const hls = new Hls({ capLevelToPlayerSize: true });
+      // ADR 0106: the lowest rendition's first segment arrives soonest; hls.js climbs from there.
+      const hls = new Hls({ capLevelToPlayerSize: true, startLevel: 0 });
       hlsRef.current = hls;
       hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
         setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
