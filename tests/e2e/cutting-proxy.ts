@@ -5,6 +5,7 @@ import net from 'node:net';
  * a flaky office network does: once armed, the next request whose first line starts with
  * `PUT /api/uploads/` is cut (both sockets destroyed, no answer) after `afterBytes` bytes of it went
  * through. Everything else passes untouched, so the browser uses the product through it normally.
+ * `goDown()` takes the whole network away until `restore()` (a stream whose segments cannot arrive).
  */
 export interface CuttingProxy {
   url: string;
@@ -16,6 +17,9 @@ export interface CuttingProxy {
   armUploadCut(afterBytes: number, outageMs?: number): void;
   /** Resolves once an armed cut has happened, with the bytes that went through before it. */
   cut(): Promise<number>;
+  /** The network goes down until `restore()`: open connections are dropped, new ones refused. */
+  goDown(): void;
+  restore(): void;
   close(): Promise<void>;
 }
 
@@ -95,6 +99,13 @@ export async function startCuttingProxy(target: string): Promise<CuttingProxy> {
       cutDone = new Promise((resolve) => (onCut = resolve));
     },
     cut: () => cutDone,
+    goDown() {
+      downUntil = Number.POSITIVE_INFINITY;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      downUntil = 0;
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

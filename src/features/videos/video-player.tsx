@@ -44,6 +44,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
   }, []);
   const actorHolder = useRef<PlaybackActorRef | null>(null);
   const hlsRef = useRef<HlsInstance | null>(null);
+  // A reload of media that was playing plays again once loaded ('Reintentar' is for watching).
+  const playAfterReload = useRef(false);
   const [source] = useState(() => initialSource(video));
   const [loads, setLoads] = useState(0);
   const [media, setMedia] = useState({ paused: true, currentTime: 0, duration: Number.NaN, volume: 1, muted: false, speed: 1 });
@@ -78,6 +80,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
         },
         // R-VID-16: hls.js is made again; the MP4 (or native HLS) element loads its source again.
         reload: () => {
+          // Kept from the first reload on: a failed reload leaves the element paused.
+          playAfterReload.current ||= mediaRef.current ? !mediaRef.current.paused : false;
           if (source.kind === 'hls.js') setLoads((count) => count + 1);
           else mediaRef.current?.load();
         },
@@ -100,7 +104,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
     void import('hls.js/light').then(({ default: Hls }) => {
       const element = mediaRef.current;
       if (cancelled || !element) return;
-      const hls = new Hls({ capLevelToPlayerSize: true });
+      // ADR 0106: the lowest rendition's first segment arrives soonest; hls.js climbs from there.
+      const hls = new Hls({ capLevelToPlayerSize: true, startLevel: 0, fragLoadPolicy: FRAGMENT_LOADING });
       hlsRef.current = hls;
       hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
         setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
@@ -211,7 +216,13 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
           onLoadedMetadata={(event) => {
             sync(event.currentTarget);
             send({ type: 'media.loaded', duration: event.currentTarget.duration });
+            if (playAfterReload.current) {
+              playAfterReload.current = false;
+              void event.currentTarget.play()?.catch(() => {});
+            }
           }}
+          // The target of a seek is where the user is, even while its data cannot arrive (a reload goes there).
+          onSeeking={(event) => send({ type: 'media.time', position: event.currentTarget.currentTime })}
           onSeeked={() => send({ type: 'media.seeked' })}
           onPlaying={(event) => {
             sync(event.currentTarget);
@@ -301,6 +312,19 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
     </PlayerFrame>
   );
 }
+
+/**
+ * Segments: hls.js's own timeouts, but two quick retries of a failed load instead of six growing to
+ * 8 s (about 30 s), so a lost network reaches the playback machine's 1-2-4-s reloads, then 'Reintentar', soon.
+ */
+const FRAGMENT_LOADING = {
+  default: {
+    maxTimeToFirstByteMs: 10_000,
+    maxLoadTimeMs: 120_000,
+    timeoutRetry: { maxNumRetry: 4, retryDelayMs: 0, maxRetryDelayMs: 0 },
+    errorRetry: { maxNumRetry: 2, retryDelayMs: 1000, maxRetryDelayMs: 2000 },
+  },
+};
 
 /** The player's picture fills its frame, letterboxed in black. */
 const MEDIA_STYLE = { display: 'block', width: '100%', height: '100%', objectFit: 'contain', background: 'black' } as const;

@@ -1,6 +1,7 @@
 /**
- * R-VID-9: which source the player gives its <video>. HLS through the browser itself where it plays
- * HLS (Safari, iOS), through hls.js where it has Media Source Extensions but no native HLS, and the
+ * R-VID-9: which source the player gives its <video>. HLS through hls.js wherever there are Media
+ * Source Extensions (Chromium 156 plays HLS itself too, but without our quality choice or start at
+ * the lowest rendition), through the browser itself where only it plays HLS (older iPhones), and the
  * progressive MP4 otherwise or while no rendition is ready (`urlHls` null).
  */
 export type MediaSourceChoice =
@@ -17,8 +18,8 @@ export interface MediaAbilities {
 
 export function chooseMediaSource(video: { urlHls: string | null; urlVideo: string }, abilities: MediaAbilities): MediaSourceChoice {
   if (video.urlHls === null) return { kind: 'mp4', url: video.urlVideo };
-  if (abilities.nativeHls !== '') return { kind: 'native-hls', url: video.urlHls };
   if (abilities.mse) return { kind: 'hls.js', url: video.urlHls };
+  if (abilities.nativeHls !== '') return { kind: 'native-hls', url: video.urlHls };
   return { kind: 'mp4', url: video.urlVideo };
 }
 
