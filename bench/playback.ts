@@ -93,8 +93,9 @@ function instrument(): void {
   const frame = () => {
     if (state.t0 && !state.first) state.first = performance.now();
   };
-  if ('requestVideoFrameCallback' in video) video.requestVideoFrameCallback(frame);
-  else video.addEventListener('playing', frame, { once: true });
+  // requestVideoFrameCallback where the browser has it (Chromium does), else `playing`
+  if (typeof video.requestVideoFrameCallback === 'function') video.requestVideoFrameCallback(frame);
+  else (video as HTMLVideoElement).addEventListener('playing', frame, { once: true });
   video.addEventListener('waiting', () => {
     if (state.first) state.stalls.push({ at: video.currentTime, start: performance.now(), end: 0 });
   });
