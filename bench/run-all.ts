@@ -42,6 +42,7 @@ const BENCHES: Bench[] = [
   { id: 'upload-throughput', limitMinutes: 6 },
   { id: 'video-rewrite', limitMinutes: 4 },
   { id: 'transcode', limitMinutes: 8 },
+  { id: 'playback', limitMinutes: 20 },
   { id: 'statistics', limitMinutes: 6 },
   { id: 'first-screen', limitMinutes: 2 },
   { id: 'lighthouse', limitMinutes: 9 },

@@ -562,6 +562,8 @@ export interface TestVideoOptions {
   label?: string;
   /** rotates the colours (degrees), so videos of one pattern differ */
   hue?: number;
+  /** grain changing every frame (ffmpeg noise strength 1–100): a camera-like bitrate instead of a pattern's few kbit/s */
+  noise?: number;
   width?: number;
   height?: number;
   /** the slots it waits for (none: it runs at once) */
@@ -603,6 +605,7 @@ export async function generateTestVideo(out: string, options: TestVideoOptions):
   if (!(options.seconds > 0 && options.seconds <= 600)) throw new Error('seconds must be from 0 to 600');
   const filters = [source(options.pattern, width, height)];
   if (options.hue) filters.push(`hue=h=${Math.round(options.hue)}`);
+  if (options.noise) filters.push(`noise=alls=${Math.round(Math.min(100, Math.max(1, options.noise)))}:allf=t`);
   const font = labelFont();
   let textDir: string | undefined;
   try {
