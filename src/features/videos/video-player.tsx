@@ -275,6 +275,7 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
           {...media}
           fullscreen={fullscreen}
           levels={levels}
+          adaptive={source.kind === 'hls.js'}
           level={level}
           pipSupported={pipSupported}
           storyboard={storyboard}

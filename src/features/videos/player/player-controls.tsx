@@ -47,6 +47,8 @@ export interface PlayerControlsProps {
   fullscreen: boolean;
   /** Levels of hls.js (empty: MP4 or native HLS, no quality menu). */
   levels: QualityLevel[];
+  /** The source is adaptive (hls.js): the quality menu shows from the first render, with Automática until the levels are known. */
+  adaptive?: boolean;
   /** The chosen level, -1 for Automática. */
   level: number;
   pipSupported: boolean;
@@ -77,7 +79,7 @@ function ControlButton({ label, onClick, children, portal }: { label: string; on
 
 /** R-VID-10: the player's own controls, in Spanish, over the picture. */
 export function PlayerControls(props: PlayerControlsProps) {
-  const { paused, currentTime, duration, volume, muted, speed, fullscreen, levels, level, pipSupported, storyboard, portalTarget } = props;
+  const { paused, currentTime, duration, volume, muted, speed, fullscreen, levels, level, pipSupported, storyboard, portalTarget, adaptive = false } = props;
   const total = Number.isFinite(duration) && duration > 0 ? duration : 0;
   const [hover, setHover] = useState<{ seconds: number; fraction: number } | null>(null);
   const portal = { target: portalTarget };
@@ -189,7 +191,7 @@ export function PlayerControls(props: PlayerControlsProps) {
               ))}
             </Menu.Dropdown>
           </Menu>
-          {levels.length > 0 && (
+          {(adaptive || levels.length > 0) && (
             <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
               <Menu.Target>
                 <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.quality}: ${currentHeight ? t.height(currentHeight) : t.qualityAuto}`}>
