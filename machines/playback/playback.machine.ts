@@ -13,6 +13,9 @@ export const RESUME_END_MARGIN_S = 5;
 export const MAX_RETRIES = 3;
 export const RETRY_BASE_MS = 1000;
 
+/** Where a load goes back to: the saved position, or where the user was before a reload. */
+const resumeAt = ({ context }: { context: PlaybackContext }): SeekParams => ({ seconds: context.resumeAt ?? 0 });
+
 const wholeSeconds = (seconds: number) => Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
 
 /**
@@ -49,6 +52,8 @@ export const playbackMachine = setup({
       throw new Error('reload is supplied by the app with .provide()');
     },
     rememberSaved: assign({ savedPosition: ({ context }) => wholeSeconds(context.position) }),
+    noteDuration: assign({ duration: ({ event }) => (event.type === 'media.loaded' ? event.duration : null) }),
+    countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
   },
   guards: {
     canResume: ({ context, event }) => {
@@ -88,17 +93,11 @@ export const playbackMachine = setup({
           {
             guard: 'canResume',
             target: 'resuming',
-            actions: [
-              assign({ duration: ({ event }) => event.duration }),
-              { type: 'seek', params: ({ context }) => ({ seconds: context.resumeAt ?? 0 }) },
-            ],
+            actions: ['noteDuration', { type: 'seek', params: resumeAt }],
           },
-          { target: 'ready', actions: assign({ duration: ({ event }) => event.duration }) },
+          { target: 'ready', actions: 'noteDuration' },
         ],
-        'media.error': [
-          { guard: 'canRetry', target: '#playback.retrying', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
-          { target: '#playback.failed' },
-        ],
+        'media.error': [{ guard: 'canRetry', target: '#playback.retrying', actions: 'countAttempt' }, { target: '#playback.failed' }],
       },
     },
     retrying: {
@@ -122,17 +121,11 @@ export const playbackMachine = setup({
           {
             guard: 'canResume',
             target: 'ready',
-            actions: [
-              assign({ duration: ({ event }) => event.duration }),
-              { type: 'seek', params: ({ context }) => ({ seconds: context.resumeAt ?? 0 }) },
-            ],
+            actions: ['noteDuration', { type: 'seek', params: resumeAt }],
           },
-          { target: 'ready', actions: assign({ duration: ({ event }) => event.duration }) },
+          { target: 'ready', actions: 'noteDuration' },
         ],
-        'media.error': [
-          { guard: 'canRetry', target: '#playback.retrying', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
-          { target: '#playback.failed' },
-        ],
+        'media.error': [{ guard: 'canRetry', target: '#playback.retrying', actions: 'countAttempt' }, { target: '#playback.failed' }],
       },
     },
     failed: {
@@ -162,10 +155,7 @@ export const playbackMachine = setup({
       initial: 'paused',
       on: {
         'media.time': { actions: assign({ position: ({ event }) => event.position }) },
-        'media.error': [
-          { guard: 'canRetry', target: '#playback.retrying', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
-          { target: '#playback.failed' },
-        ],
+        'media.error': [{ guard: 'canRetry', target: '#playback.retrying', actions: 'countAttempt' }, { target: '#playback.failed' }],
         'media.ended': {
           target: '.ended',
           actions: [
