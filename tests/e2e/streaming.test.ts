@@ -70,7 +70,7 @@ beforeAll(async () => {
   videoPath = `/videos/${String(created.id)}`;
 
   // The ladder is made after the video is ready; the master is rewritten as each rendition is done.
-  hls = await waitUntil('the ladder and the storyboard are made', 150_000, async () => {
+  hls = await waitUntil('the ladder and the storyboard are made', 400_000, async () => {
     const video = await callApi(product, 'GET', `/api/videos/${String(created.id)}`, undefined, admin.token);
     if (typeof video.urlHls !== 'string' || typeof video.urlStoryboard !== 'string') return undefined;
     const master = await (await fetch(new URL(video.urlHls, product.url))).text();
@@ -78,7 +78,7 @@ beforeAll(async () => {
     return heights.length >= 3 ? { master: video.urlHls, storyboard: video.urlStoryboard, heights } : undefined;
   });
   browser = await launchBrowser();
-}, 300_000);
+}, 480_000);
 
 afterAll(async () => {
   await browser?.close();
