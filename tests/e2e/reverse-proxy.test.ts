@@ -101,7 +101,8 @@ describe('behind nginx with HTTPS and HTTP/2 (deploy/nginx-https.conf)', () => {
     const media: Response[] = [];
     page.on('response', (response) => {
       if (response.request().method() === 'PUT' && response.url().includes('/api/uploads/')) puts.push(Promise.resolve(response.status()));
-      if (response.url().includes('/api/media/') && response.url().includes('video.mp4')) media.push(response);
+      // The progressive MP4, or the HLS renditions (one fMP4 per height, read by ranges) once ready.
+      if (response.url().includes('/api/media/') && /\/(video|hls-[0-9]+p)\.mp4/.test(response.url())) media.push(response);
     });
     await page.getByRole('button', { name: /\(Menú de usuario\)/ }).click();
     await page.getByRole('menuitem', { name: 'Subir video' }).click();
