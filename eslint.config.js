@@ -126,7 +126,7 @@ const moduleZones = modules.map((module) => ({
 /** The tables each module owns: only its own files name them in a query. */
 const TABLES_OF = {
   accounts: ['users', 'invitations', 'login_failures', 'pending_logins', 'ended_sessions'],
-  videos: ['videos', 'video_tags', 'video_user_states', 'view_events', 'videos_fts', 'video_search'],
+  videos: ['videos', 'video_tags', 'video_user_states', 'view_events', 'videos_fts', 'video_search', 'video_cues', 'cues_fts'],
   etiquetas: ['tags'],
   uploads: ['uploads'],
   statistics: ['organization_views', 'view_counts_hourly'],

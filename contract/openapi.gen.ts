@@ -213,6 +213,65 @@ export interface paths {
         patch: operations["patchVideo"];
         trace?: never;
     };
+    "/api/videos/{id}/subtitulos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["VideoId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The video's subtitle tracks, one per language.
+         * @description Sorted by language tag. Each `url` is a signed location of the normalised WebVTT file, valid
+         *     as long as the video's media locations. 404 for a video the caller may not see.
+         */
+        get: operations["listSubtitles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/{id}/subtitulos/{idioma}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["VideoId"];
+                /** @description The track's language, a BCP 47 tag (`es`, `en`, `ca`, `eu`, `gl`, `fr`, `pt-BR`, …). */
+                idioma: components["parameters"]["Idioma"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add or replace the video's track in one language (admin).
+         * @description The body is a WebVTT (`text/vtt`) or SRT (`application/x-subrip`) file of at most 2 MB (more:
+         *     413 `payload-too-large`; another media type: 415 `unsupported-media-type`). UTF-8 with or
+         *     without a BOM, or Windows-1252 (detected and converted); CRLF, CR or LF line ends. STYLE,
+         *     REGION and NOTE blocks are dropped; cue markup is reduced to WebVTT's own tags (b, i, u, v, c,
+         *     lang, ruby, rt) and everything else is stripped. It is stored as WebVTT, replacing a track in
+         *     that language, and its cues' text is searched by `q`. Refused with 400 `invalid-subtitles`,
+         *     whose detail names the line, when the file is not a subtitle file, a timing is malformed, a
+         *     cue ends past the video's end, or there is no cue at all. A language tag that is no known
+         *     language is 400 `validation-error` on `path.idioma`. Audited.
+         */
+        put: operations["putSubtitles"];
+        post?: never;
+        /**
+         * Remove the video's track in one language (admin).
+         * @description Removes the track, its cues and its file. 404 `resource-not-found` when the video has none in that language. Audited.
+         */
+        delete: operations["deleteSubtitles"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -347,7 +406,8 @@ export interface paths {
             header?: never;
             path: {
                 id: components["parameters"]["AssetId"];
-                file: "video.mp4" | "preview.mp4" | "thumbnail.jpg";
+                /** @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`). */
+                file: string;
             };
             cookie?: never;
         };
@@ -640,7 +700,7 @@ export interface components {
          * @description The error catalogue (R-API-2 server types, login/register keys, and the product's own).
          * @enum {string}
          */
-        ProblemType: "validation-error" | "invalid-password" | "internal-server-error" | "invalid-authorization-header" | "invalid-access-token" | "authorization-header-not-present" | "unauthorized-role" | "user-doesnt-exist" | "wrong-password" | "access-denied" | "blocked-user" | "number-of-login-attempts-exceeded" | "users-exists" | "register-invitation-expired" | "register-invitation-was-used" | "tao-token expired" | "invalid-signature" | "invalid" | "resource-not-found" | "invitation token expired" | "invalid-mfa-token" | "xsrf-token-mismatch" | "payload-too-large" | "unsupported-media-type" | "method-not-allowed" | "not-implemented" | "sso-not-configured" | "conflict" | "range-not-satisfiable" | "service-unavailable" | "request-header-fields-too-large" | "request-timeout" | "upload-offset-mismatch" | "invalid-media";
+        ProblemType: "validation-error" | "invalid-password" | "internal-server-error" | "invalid-authorization-header" | "invalid-access-token" | "authorization-header-not-present" | "unauthorized-role" | "user-doesnt-exist" | "wrong-password" | "access-denied" | "blocked-user" | "number-of-login-attempts-exceeded" | "users-exists" | "register-invitation-expired" | "register-invitation-was-used" | "tao-token expired" | "invalid-signature" | "invalid" | "resource-not-found" | "invitation token expired" | "invalid-mfa-token" | "xsrf-token-mismatch" | "payload-too-large" | "unsupported-media-type" | "method-not-allowed" | "not-implemented" | "sso-not-configured" | "conflict" | "range-not-satisfiable" | "service-unavailable" | "request-header-fields-too-large" | "request-timeout" | "upload-offset-mismatch" | "invalid-media" | "invalid-subtitles";
         Problem: {
             type: components["schemas"]["ProblemType"];
             title: string;
@@ -773,6 +833,16 @@ export interface components {
             urlHls: string | null;
             /** @description Signed location of the WebVTT storyboard (storyboard.vtt, cues storyboard.jpg#xywh=x,y,w,h); null when none was made. */
             urlStoryboard: string | null;
+            /** @description The languages of its subtitle tracks, sorted (empty: none). The tracks themselves: `GET /api/videos/{id}/subtitulos`. */
+            idiomasSubtitulos: components["schemas"]["Idioma"][];
+            /**
+             * @description Chapters read from the long description (YouTube's rule): its lines that begin with `m:ss`
+             *     or `h:mm:ss` and a title, when there are at least three, the first at 0:00 and each later
+             *     than the one before and within the video; otherwise none.
+             */
+            capitulos: components["schemas"]["Capitulo"][];
+            /** @description Only in a list with `q`: the cues that match the query, best first (at most 3; absent when only the video's own texts match). */
+            coincidencias?: components["schemas"]["Coincidencia"][];
             etiquetas: components["schemas"]["Etiqueta"][];
             /** @description Visible to all users (false: only administrators and users of the video's organisation). */
             isVisible: boolean;
@@ -780,6 +850,34 @@ export interface components {
             nombreUsuarioAlta: string;
             /** @description The signed-in user's saved playback position in seconds (null: none). */
             posicion: number | null;
+        };
+        /** @description A BCP 47 language tag in canonical case (language, optional script and region). */
+        Idioma: string;
+        Capitulo: {
+            /** @description Seconds. */
+            inicio: number;
+            titulo: string;
+        };
+        /** @description One cue whose text matches the query; `marcas` are the matched words as UTF-16 offsets into `texto` (`hasta` excluded), never markup. */
+        Coincidencia: {
+            idioma: components["schemas"]["Idioma"];
+            /** @description Seconds. */
+            inicio: number;
+            /** @description Seconds. */
+            fin: number;
+            /** @description The cue's words, without markup. */
+            texto: string;
+            marcas: {
+                desde: number;
+                hasta: number;
+            }[];
+        };
+        Subtitulo: {
+            idioma: components["schemas"]["Idioma"];
+            /** @description The language's name in Spanish, capitalised (Español, Inglés, Catalán, …). */
+            etiqueta: string;
+            /** @description Signed location of the normalised WebVTT file (`subtitulos-<idioma>.vtt`). */
+            url: string;
         };
         /** @description 3 to 100 characters not counting the spaces at either end, which are dropped (R-ADM-2). */
         VideoTitulo: string & components["schemas"]["TextWithoutNul"];
@@ -989,6 +1087,8 @@ export interface components {
                 icon: string;
                 /** @description A whole number, but the average rating (two decimals). */
                 count: number;
+                /** @description The part of all videos `count` is, where it is one (videos with subtitles). */
+                share?: number;
                 title: string;
             };
         };
@@ -1078,6 +1178,10 @@ export interface components {
         ScoreFilter: string;
         UploadDateFilter: string;
         NotSeenFilter: "eq:true" | "eq:false";
+        /** @description `con`: videos with at least one subtitle track; `sin`: videos without any. */
+        SubtitlesFilter: "con" | "sin";
+        /** @description The track's language, a BCP 47 tag (`es`, `en`, `ca`, `eu`, `gl`, `fr`, `pt-BR`, …). */
+        Idioma: components["schemas"]["Idioma"];
         /**
          * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
          *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
@@ -1274,6 +1378,8 @@ export interface operations {
                 score?: components["parameters"]["ScoreFilter"];
                 "upload-date"?: components["parameters"]["UploadDateFilter"];
                 notSeen?: components["parameters"]["NotSeenFilter"];
+                /** @description `con`: videos with at least one subtitle track; `sin`: videos without any. */
+                subtitulos?: components["parameters"]["SubtitlesFilter"];
                 /**
                  * @description IANA time zone of the calendar filters (e.g. `Europe/Madrid`); default UTC. Any name or link of the
                  *     time zone database the server's `Intl` knows, in any case; a name the pattern admits that is no
@@ -1422,6 +1528,105 @@ export interface operations {
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
             422: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listSubtitles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["VideoId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tracks (empty when the video has none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subtitulo"][];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    putSubtitles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["VideoId"];
+                /** @description The track's language, a BCP 47 tag (`es`, `en`, `ca`, `eu`, `gl`, `fr`, `pt-BR`, …). */
+                idioma: components["parameters"]["Idioma"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/vtt": string;
+                "application/x-subrip": string;
+            };
+        };
+        responses: {
+            /** @description The stored track (it replaced one in that language). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subtitulo"];
+                };
+            };
+            /** @description The stored track (a new language). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subtitulo"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    deleteSubtitles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["VideoId"];
+                /** @description The track's language, a BCP 47 tag (`es`, `en`, `ca`, `eu`, `gl`, `fr`, `pt-BR`, …). */
+                idioma: components["parameters"]["Idioma"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };
@@ -1605,7 +1810,8 @@ export interface operations {
             };
             path: {
                 id: components["parameters"]["AssetId"];
-                file: "video.mp4" | "preview.mp4" | "thumbnail.jpg";
+                /** @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`). */
+                file: string;
             };
             cookie?: never;
         };

@@ -66,6 +66,8 @@ export const CREATED: Video = {
   urlPreview: null,
   urlHls: null,
   urlStoryboard: null,
+  idiomasSubtitulos: [],
+  capitulos: [],
   urlVideo: '/api/media/asset-upload-0001/video.mp4?expires=1&signature=s',
   etiquetas: [{ id: 2, nombre: 'Reuniones' }],
   isVisible: false,

@@ -24,6 +24,8 @@ export const VIDEO: Video = {
   urlPreview: null,
   urlHls: null,
   urlStoryboard: null,
+  idiomasSubtitulos: [],
+  capitulos: [],
   urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=s',
   etiquetas: [],
   isVisible: true,

@@ -103,6 +103,8 @@ export interface VideosTable {
   /** the HLS renditions the master lists, comma-separated ascending ("240,360,720"); null: none yet */
   hls_heights: ColumnType<string | null, string | null | undefined, string | null>;
   has_storyboard: ColumnType<Flag, Flag | undefined, Flag>;
+  /** the languages of its subtitles, comma-separated and sorted ("en,es"); null: none */
+  subtitle_languages: ColumnType<string | null, string | null | undefined, string | null>;
   /** sum and number of the users' ratings, kept in the transaction that changes a rating */
   rating_sum: ColumnType<number, number | undefined, number>;
   rating_count: ColumnType<number, number | undefined, number>;
@@ -233,6 +235,34 @@ export interface VideoSearchTable {
   document: unknown;
 }
 
+/** One subtitle track: a video's normalised WebVTT in one language (the file is in storage). */
+export interface VideoSubtitlesTable {
+  video_id: number;
+  /** BCP 47 tag, canonical case ("es", "en", "pt-BR") */
+  idioma: string;
+  cue_count: number;
+  updated_at: Instant;
+}
+
+/** One cue of a track, as text without markup: the transcript and the search in what is said. */
+export interface VideoCuesTable {
+  id: Generated<number>;
+  video_id: number;
+  idioma: string;
+  /** seconds */
+  inicio: number;
+  fin: number;
+  texto: string;
+  /** PostgreSQL only: tsvector('simple') of the folded text */
+  document?: unknown;
+}
+
+/** SQLite only: the FTS5 index of video_cues.texto (rowid = video_cues.id). */
+export interface CuesFtsTable {
+  rowid: number;
+  texto: string;
+}
+
 export interface Database {
   users: UsersTable;
   invitations: InvitationsTable;
@@ -250,4 +280,7 @@ export interface Database {
   videos_fts: VideosFtsTable;
   video_search: VideoSearchTable;
   audit_log: AuditLogTable;
+  video_subtitles: VideoSubtitlesTable;
+  video_cues: VideoCuesTable;
+  cues_fts: CuesFtsTable;
 }

@@ -9,8 +9,13 @@ import { ASSET_ID } from '../storage/storage.ts';
  */
 
 /** The files of a media asset, as named in GET /api/media/{id}/{file}. */
-export type MediaFile = 'video.mp4' | 'preview.mp4' | 'thumbnail.jpg';
+export type MediaFile = 'video.mp4' | 'preview.mp4' | 'thumbnail.jpg' | `subtitulos-${string}.vtt`;
 export const MEDIA_FILES: readonly MediaFile[] = ['video.mp4', 'preview.mp4', 'thumbnail.jpg'];
+/** A subtitle track's file (the contract's Idioma pattern inside). */
+export const SUBTITLE_FILE = /^subtitulos-[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?\.vtt$/;
+/** The file name of a video's subtitle track in one language. */
+export const subtitleFile = (idioma: string): MediaFile => `subtitulos-${idioma}.vtt`;
+export const isMediaFile = (file: string): file is MediaFile => (MEDIA_FILES as readonly string[]).includes(file) || SUBTITLE_FILE.test(file);
 
 /** The contract's AssetId pattern. */
 export const ASSET_ID_PATTERN = ASSET_ID;
@@ -44,7 +49,7 @@ export function signedLocation(urlKey: Buffer, method: string, path: string, exp
 /** The path of a media file (no query): /api/media/{assetId}/{file}. */
 export function mediaPath(assetId: string, file: MediaFile): string {
   if (!ASSET_ID_PATTERN.test(assetId)) throw new Error(`invalid asset id "${assetId}"`);
-  if (!MEDIA_FILES.includes(file)) throw new Error(`invalid media file "${file}"`);
+  if (!isMediaFile(file)) throw new Error(`invalid media file "${file}"`);
   return `/api/media/${assetId}/${file}`;
 }
 

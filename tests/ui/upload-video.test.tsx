@@ -46,6 +46,8 @@ const EXISTING: Video = {
   urlPreview: null,
   urlHls: null,
   urlStoryboard: null,
+  idiomasSubtitulos: [],
+  capitulos: [],
   urlVideo: '/api/media/asset-0000007/video.mp4?expires=1&signature=v',
   etiquetas: [],
   isVisible: true,

@@ -20,6 +20,8 @@ export const serveVideo = () =>
         urlPreview: null,
         urlHls: null,
         urlStoryboard: null,
+        idiomasSubtitulos: [],
+        capitulos: [],
         urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
         etiquetas: [],
         isVisible: true,

@@ -7,11 +7,12 @@ import { HttpProblem } from '../../plugins/problems.ts';
 import { MEMORY_READ_MAX_BYTES, type OpenedFile, type Storage } from '../../storage/storage.ts';
 import { decideRange, entityTag, httpDate, ifRangeHolds, noneMatchFails, notModifiedSince } from './http-conditions.ts';
 
-const CONTENT_TYPES: Record<MediaFile, string> = {
+const CONTENT_TYPES: Record<string, string> = {
   'video.mp4': 'video/mp4',
   'preview.mp4': 'video/mp4',
   'thumbnail.jpg': 'image/jpeg',
 };
+const contentTypeOf = (file: MediaFile): string => CONTENT_TYPES[file] ?? 'text/vtt; charset=utf-8';
 
 /** Streaming files by extension (the contract's pattern admits only these four). */
 const STREAM_TYPES: Record<string, string> = {
@@ -49,7 +50,9 @@ export function mediaModule(ctx: AppContext, storage: Storage = ctx.storage): Se
     name: 'media',
     handlers: {
       getMedia: async (request, reply) => {
-        const { id, file } = request.params;
+        const { id } = request.params;
+        // The contract's pattern admits only media files (a subtitle track's among them).
+        const file = request.params.file as MediaFile;
         const { expires, signature, w } = request.query;
         const now = Date.now();
         // A HEAD request uses the location signed for GET: it asks for the same thing without the bytes.
@@ -74,7 +77,7 @@ export function mediaModule(ctx: AppContext, storage: Storage = ctx.storage): Se
         }
         const opened: OpenedFile | undefined = stored ?? (await storage.open(id, file));
         if (!opened) throw new HttpProblem(404, 'resource-not-found', 'this media file does not exist');
-        await sendStoredFile(request, reply, { assetId: id, name: served, opened, contentType: stored ? 'image/webp' : CONTENT_TYPES[file], maxAge: Math.max(0, expires - Math.floor(now / 1000)) });
+        await sendStoredFile(request, reply, { assetId: id, name: served, opened, contentType: stored ? 'image/webp' : contentTypeOf(file), maxAge: Math.max(0, expires - Math.floor(now / 1000)) });
       },
       getStreamFile: async (request, reply) => {
         const { id, expires, signature, file } = request.params;

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } f
 import type { DialectName } from '../../db/database.ts';
 import type { Database, Flag, VideosTable, VideoUserStatesTable } from '../../db/schema.ts';
 import { countView, forgetViewsOfVideo } from '../statistics/statistics.service.ts';
-import { FTS_WEIGHTS, ftsMatchExpression, tsQueryText, tsVectorOf, type SearchDocument } from './search.ts';
+import { foldedWords, FTS_WEIGHTS, ftsMatchExpression, tsQueryText, tsVectorOf, type SearchDocument } from './search.ts';
 
 /** The Kysely queries of the videos module. Every function takes the database or a transaction. */
 export type Executor = Kysely<Database>;
@@ -48,7 +48,7 @@ export interface VideoListQuery {
 
 const VIDEO_COLUMNS = sql.raw(
   'v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion, v.organizacion, v.nombre_usuario_alta, ' +
-    'v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.hls_heights, v.has_storyboard, v.rating_sum, v.rating_count, v.fecha_alta',
+    'v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.hls_heights, v.has_storyboard, v.subtitle_languages, v.rating_sum, v.rating_count, v.fecha_alta',
 );
 
 /** The average rating rounded half up to a whole star, 0 without ratings; integer arithmetic on both dialects. */
@@ -241,6 +241,8 @@ export interface ListedVideoRow {
   /** the HLS renditions ready ("240,360"); null: none */
   hls_heights: string | null;
   has_storyboard: Flag;
+  /** the subtitle tracks' languages ("en,es"); null: none */
+  subtitle_languages: string | null;
   rating_sum: number;
   rating_count: number;
   fecha_alta: string;
@@ -250,8 +252,8 @@ export interface ListedVideoRow {
 export async function findListedVideos(db: Executor, ids: readonly number[]): Promise<ListedVideoRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<ListedVideoRow>`select v.id, v.id_externo, v.titulo, v.descripcion, v.descripcion_corta, v.duracion,
-    v.organizacion, v.nombre_usuario_alta, v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.hls_heights, v.has_storyboard, v.rating_sum,
-    v.rating_count, v.fecha_alta from videos v where v.id in (${sql.join(ids)})`.execute(db);
+    v.organizacion, v.nombre_usuario_alta, v.is_visible, v.has_thumbnail, v.thumbnail_version, v.has_preview, v.hls_heights, v.has_storyboard, v.subtitle_languages,
+    v.rating_sum, v.rating_count, v.fecha_alta from videos v where v.id in (${sql.join(ids)})`.execute(db);
   return result.rows;
 }
 
@@ -417,6 +419,53 @@ export async function refreshSearchIndex(db: Executor, dialect: DialectName, vid
         values (${v.id}, ${doc.titulo}, ${doc.descripcionCorta}, ${doc.etiquetas.join(' ')}, ${doc.descripcion ?? ''})`.execute(db);
     }
   }
+}
+
+/** One cue of a subtitle track as the search in what is said keeps it. */
+export interface CueText {
+  /** seconds */
+  inicio: number;
+  fin: number;
+  /** the words without markup */
+  texto: string;
+}
+
+/**
+ * Replaces the video's cues in one language (none: removes them) and the languages the video lists,
+ * in the caller's transaction; the list's cached pages go with the library generation (R-LIB-19).
+ * SQLite's triggers keep cues_fts; PostgreSQL's tsvector is made here from the folded words.
+ */
+export async function replaceVideoCues(db: Executor, dialect: DialectName, videoId: number, idioma: string, cues: readonly CueText[]): Promise<void> {
+  await bumpLibraryGeneration(db);
+  await db.deleteFrom('video_cues').where('video_id', '=', videoId).where('idioma', '=', idioma).execute();
+  // Rows of 5 values (6 on PostgreSQL): 150 per statement stays under every bound-parameter limit.
+  for (let i = 0; i < cues.length; i += 150) {
+    const rows = cues.slice(i, i + 150).map((cue) =>
+      dialect === 'postgres'
+        ? sql`(${videoId}, ${idioma}, ${cue.inicio}, ${cue.fin}, ${cue.texto}, to_tsvector('simple', ${foldedWords(cue.texto)}))`
+        : sql`(${videoId}, ${idioma}, ${cue.inicio}, ${cue.fin}, ${cue.texto})`,
+    );
+    const columns = dialect === 'postgres' ? sql`(video_id, idioma, inicio, fin, texto, document)` : sql`(video_id, idioma, inicio, fin, texto)`;
+    await sql`insert into video_cues ${columns} values ${sql.join(rows)}`.execute(db);
+  }
+  const languages = await db.selectFrom('video_cues').select('idioma').distinct().where('video_id', '=', videoId).orderBy('idioma').execute();
+  await db
+    .updateTable('videos')
+    .set({ subtitle_languages: languages.length ? languages.map((l) => l.idioma).join(',') : null })
+    .where('id', '=', videoId)
+    .execute();
+}
+
+/** The cues of the video in one language, in order of time (a transcript). */
+export async function findVideoCues(db: Executor, videoId: number, idioma: string): Promise<CueText[]> {
+  return db
+    .selectFrom('video_cues')
+    .select(['inicio', 'fin', 'texto'])
+    .where('video_id', '=', videoId)
+    .where('idioma', '=', idioma)
+    .orderBy('inicio')
+    .orderBy('id')
+    .execute();
 }
 
 /** The videos that carry a tag (their index entries change when it is renamed). */

@@ -1,3 +1,4 @@
+import { chaptersOf } from './chapters.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
@@ -118,6 +119,8 @@ export function toVideo(row: ViewedVideoRow, etiquetas: Etiqueta[], urlKey: Buff
     // R-MED-5, R-MED-8: the master once a rendition is ready (it lists only stored ones), the storyboard once made
     urlHls: row.hls_heights ? streamUrl(urlKey, row.id_externo, 'hls-master.m3u8', at) : null,
     urlStoryboard: row.has_storyboard === 1 ? streamUrl(urlKey, row.id_externo, 'storyboard.vtt', at) : null,
+    idiomasSubtitulos: row.subtitle_languages ? row.subtitle_languages.split(',') : [],
+    capitulos: chaptersOf(row.descripcion, Number(row.duracion)),
     etiquetas,
     isVisible: row.is_visible === 1,
     organizacionId: row.organizacion,

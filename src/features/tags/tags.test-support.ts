@@ -32,6 +32,8 @@ const video = (id: number, titulo: string, etiquetas: Etiqueta[]): Video => ({
   urlPreview: null,
   urlHls: null,
   urlStoryboard: null,
+  idiomasSubtitulos: [],
+  capitulos: [],
   urlVideo: `/api/media/asset-${id}/video.mp4?expires=1&signature=v`,
   etiquetas,
   isVisible: true,

@@ -26,6 +26,8 @@ export function placeholderVideos(count = PLACEHOLDER_COUNT): Video[] {
     urlPreview: null,
     urlHls: null,
     urlStoryboard: null,
+    idiomasSubtitulos: [],
+    capitulos: [],
     urlVideo: '',
     etiquetas: [
       { id: -1, nombre: 'Lorem' },

@@ -25,6 +25,8 @@ const video: Video = {
   urlPreview: '/media/42/preview.mp4',
   urlHls: null,
   urlStoryboard: null,
+  idiomasSubtitulos: [],
+  capitulos: [],
   urlVideo: '/media/42/video.mp4',
   etiquetas: [
     { id: 3, nombre: 'Arte' },

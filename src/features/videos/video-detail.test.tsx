@@ -39,6 +39,8 @@ const VIDEO: Video = {
   urlPreview: null,
   urlHls: null,
   urlStoryboard: null,
+  idiomasSubtitulos: [],
+  capitulos: [],
   urlVideo: '/api/media/asset-7/video.mp4?expires=1&signature=v',
   etiquetas: [
     { id: 3, nombre: 'Formación' },

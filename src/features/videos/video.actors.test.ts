@@ -36,6 +36,8 @@ const video = (id: number, fields: Partial<Video> = {}): Video => ({
   urlPreview: null,
   urlHls: null,
   urlStoryboard: null,
+  idiomasSubtitulos: [],
+  capitulos: [],
   urlVideo: `/api/media/asset-${id}/video.mp4`,
   etiquetas: [],
   isVisible: true,
