@@ -10,3 +10,15 @@ export function parseVideoId(text: string): number | null {
   const id = Number(text);
   return id <= MAX_VIDEO_ID ? id : null;
 }
+
+/** `?t=754`: the second the video starts at (a search snippet's, or a shared moment's). */
+export interface VideoSearch {
+  t?: number;
+}
+
+/** A whole number of seconds, up to a day's; anything else is dropped (the video starts where it would). */
+export function parseStartSecond(value: unknown): number | undefined {
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,4})$/.test(text)) return undefined;
+  return Number(text);
+}

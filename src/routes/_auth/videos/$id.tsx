@@ -4,13 +4,17 @@ import { createFileRoute, notFound } from '@tanstack/react-router';
 import { createVideoDetailLogic } from '../../../features/videos/video.actors.ts';
 import { VideoDetail } from '../../../features/videos/video-detail.tsx';
 import { VideoPending } from '../../../features/videos/video-pending.tsx';
-import { parseVideoId } from '../../../features/videos/video-id.ts';
+import { parseStartSecond, parseVideoId, type VideoSearch } from '../../../features/videos/video-id.ts';
 import { openVideo, videoQuery } from '../../../features/videos/videos.queries.ts';
 import { isApiError } from '../../../lib/api/api-error.ts';
 import { documentTitle } from '../../../lib/first-screen-messages.ts';
 
 /** /videos/{id}: the video detail page (R-VID-1). The list's filters are the layout's (_auth.tsx). */
 export const Route = createFileRoute('/_auth/videos/$id')({
+  validateSearch: (search: Record<string, unknown>): VideoSearch => {
+    const t = parseStartSecond(search.t);
+    return t === undefined ? {} : { t };
+  },
   // Only a canonical id matches (decimal digits, no leading zeros, within the contract's range):
   // anything else is the 404 page, as an unknown path is.
   params: {
