@@ -16,7 +16,7 @@ export interface VideoSearch {
   t?: number;
 }
 
-/** A whole number of seconds, up to a day's; anything else is dropped (the video starts where it would). */
+/** A whole number of seconds (at most 99999); anything else is dropped (the video starts where it would). */
 export function parseStartSecond(value: unknown): number | undefined {
   const text = typeof value === 'number' ? String(value) : value;
   if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,4})$/.test(text)) return undefined;
