@@ -131,6 +131,7 @@ const TABLES_OF = {
   uploads: ['uploads'],
   statistics: ['organization_views', 'view_counts_hourly'],
   audit: ['audit_log'],
+  subtitulos: ['video_subtitles'],
 };
 /** Another module's tables a file names in its queries: each a sharing ADR 0095 explains. */
 const SHARED_TABLES = {

@@ -11,6 +11,7 @@ import { auditModule } from './modules/audit/routes.ts';
 import { mediaModule } from './modules/media/routes.ts';
 import { etiquetasModule } from './modules/etiquetas/routes.ts';
 import { statisticsModule } from './modules/statistics/routes.ts';
+import { subtitulosModule } from './modules/subtitulos/routes.ts';
 import { uploadsModule } from './modules/uploads/routes.ts';
 import { videosModule } from './modules/videos/routes.ts';
 import { loggerOptions, OneLinePerRequest, registerRequestLog } from './logging.ts';
@@ -93,7 +94,7 @@ async function wire(app: FastifyInstance, db: Db, options: BuildOptions): Promis
   contract ??= loadContract();
   if (options.responseViolations) validateResponses(app, contract, options.responseViolations);
 
-  const modules: ServerModule[] = [healthModule(ctx), accountsModule(ctx), videosModule(ctx), etiquetasModule(ctx), mediaModule(ctx), uploadsModule(ctx), auditModule(ctx), statisticsModule(ctx)];
+  const modules: ServerModule[] = [healthModule(ctx), accountsModule(ctx), videosModule(ctx), etiquetasModule(ctx), mediaModule(ctx), uploadsModule(ctx), auditModule(ctx), statisticsModule(ctx), subtitulosModule(ctx)];
   if (options.extraModules) modules.push(...options.extraModules(ctx));
   const { unimplemented } = await registerModules(app, contract, modules, { schemes: { xsrf: checkXsrf } });
   app.decorate('unimplementedOperations', unimplemented);

@@ -15,6 +15,12 @@ export const MEDIA_FILES: readonly MediaFile[] = ['video.mp4', 'preview.mp4', 't
 export const SUBTITLE_FILE = /^subtitulos-[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?\.vtt$/;
 /** The file name of a video's subtitle track in one language. */
 export const subtitleFile = (idioma: string): MediaFile => `subtitulos-${idioma}.vtt`;
+/**
+ * The name a media file is kept under in storage, whose names are lower-case (FILE_NAME): a subtitle
+ * track's script and region subtags are folded (`subtitulos-pt-BR.vtt` → `subtitulos-pt-br.vtt`).
+ * Canonical tags never differ only in case, so no two tracks share a stored name.
+ */
+export const storedFileName = (file: MediaFile): string => file.toLowerCase();
 export const isMediaFile = (file: string): file is MediaFile => (MEDIA_FILES as readonly string[]).includes(file) || SUBTITLE_FILE.test(file);
 
 /** The contract's AssetId pattern. */

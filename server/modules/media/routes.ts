@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, ServerModule } from '../../context.ts';
-import { checkSignedPath, checkStreamSignature, mediaPath, type MediaFile } from '../../media/signed-urls.ts';
+import { checkSignedPath, checkStreamSignature, mediaPath, storedFileName, type MediaFile } from '../../media/signed-urls.ts';
 import { THUMBNAIL_SMALL_WEBP, THUMBNAIL_WEBP } from '../../media/thumbnails.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import { MEMORY_READ_MAX_BYTES, type OpenedFile, type Storage } from '../../storage/storage.ts';
@@ -75,7 +75,7 @@ export function mediaModule(ctx: AppContext, storage: Storage = ctx.storage): Se
             break;
           }
         }
-        const opened: OpenedFile | undefined = stored ?? (await storage.open(id, file));
+        const opened: OpenedFile | undefined = stored ?? (await storage.open(id, storedFileName(file)));
         if (!opened) throw new HttpProblem(404, 'resource-not-found', 'this media file does not exist');
         await sendStoredFile(request, reply, { assetId: id, name: served, opened, contentType: stored ? 'image/webp' : contentTypeOf(file), maxAge: Math.max(0, expires - Math.floor(now / 1000)) });
       },
