@@ -1832,6 +1832,7 @@ export interface operations {
                     "video/mp4": string;
                     "image/jpeg": string;
                     "image/webp": string;
+                    "text/vtt": string;
                 };
             };
             /** @description The requested byte range. */
@@ -1851,6 +1852,7 @@ export interface operations {
                     "video/mp4": string;
                     "image/jpeg": string;
                     "image/webp": string;
+                    "text/vtt": string;
                 };
             };
             /** @description Not modified since the version the client holds (no body). */

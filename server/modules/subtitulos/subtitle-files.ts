@@ -56,9 +56,14 @@ export function decodeSubtitleBytes(bytes: Uint8Array): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     // a UTF-8 BOM before bytes that are not UTF-8 reads as "ï»¿" in Windows-1252
-    return new TextDecoder('windows-1252').decode(bytes).replace(/^\u00ef\u00bb\u00bf/, '');
+    const text = new TextDecoder('windows-1252').decode(bytes).replace(/^\u00ef\u00bb\u00bf/, '');
+    // Node 20's decoder reads 0x80–0x9F as ISO-8859-1's controls, not as Windows-1252's € ‚ … “ ” – —
+    return text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
   }
 }
+
+/** Windows-1252's characters for the bytes 0x80–0x9F (the five it leaves undefined stay as they are). */
+const WINDOWS_1252_HIGH: readonly (string | undefined)[] = [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'];
 
 // ── text to cues ────────────────────────────────────────────────────────────────────────────────
 
