@@ -217,3 +217,30 @@ export const DEMO_VIDEOS: readonly DemoVideoText[] = [
 
 /** Demo videos at these positions (0-based) are hidden: only administrators and users of their organisation see them. */
 export const HIDDEN_DEMO_VIDEOS: ReadonlySet<number> = new Set([5, 12, 16]);
+
+/**
+ * What is said in a few demo videos (by position) and written in no title or description: a search
+ * for "terraza" or "churros" finds the video only through its captions.
+ */
+export const DEMO_SPOKEN: Readonly<Record<number, string>> = {
+  0: 'El café de bienvenida es en la terraza del tercer piso.',
+  7: 'Un banco nunca te pedirá el PIN por teléfono.',
+  10: 'Durante una evacuación, nunca uses el ascensor.',
+  23: 'Habrá churros con chocolate para todos.',
+};
+
+/** The English captions of the first demo video (the others have Spanish ones only). */
+export const DEMO_ENGLISH_CAPTIONS: readonly string[] = [
+  'Hello, this is «Welcome to the organisation».',
+  'First steps for new joiners.',
+  'A welcome session for those joining this quarter.',
+  'We go over the history of the organisation and the values that guide us.',
+  'The welcome coffee is on the third-floor terrace.',
+];
+
+/** The Spanish captions of a demo video: a greeting, its descriptions line by line (marks left out), what only it says. */
+export function demoSpanishCaptions(text: DemoVideoText, index: number): string[] {
+  const described = [text.descripcionCorta, ...(text.descripcion?.split('\n') ?? [])].map((line) => line.replace(/[*_~]/g, ''));
+  const spoken = DEMO_SPOKEN[index % DEMO_VIDEOS.length];
+  return [`Hola, esto es «${text.titulo}».`, ...described, ...(spoken ? [spoken] : [])];
+}

@@ -28,11 +28,14 @@ describeOnEachDatabase('demo library (npm run cli -- demo)', (server: () => Test
     expect(first.password).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(first.views).toBeGreaterThan(0);
     expect(first.ratings).toBeGreaterThan(0);
+    expect(first.captions).toBe(VIDEOS + 1);
     for (let i = 1; i <= VIDEOS; i++) {
       const dir = path.join(server().config.mediaDir, `demo-video-0${i}`);
       expect(fs.readdirSync(dir).sort()).toEqual([
         'hls-240p.m3u8', 'hls-240p.mp4', 'hls-360p.m3u8', 'hls-360p.mp4', 'hls-master.m3u8',
-        'preview.mp4', 'storyboard.jpg', 'storyboard.vtt', 'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4',
+        'preview.mp4', 'storyboard.jpg', 'storyboard.vtt',
+        ...(i === 1 ? ['subtitulos-en.vtt'] : []), 'subtitulos-es.vtt',
+        'thumbnail-400.webp', 'thumbnail.jpg', 'thumbnail.webp', 'video.mp4',
       ]);
     }
     expect(describeDemo(first, server().config)).toContain('ana.garcia');
@@ -72,6 +75,16 @@ describeOnEachDatabase('demo library (npm run cli -- demo)', (server: () => Test
       }
     }
     expect(all.some((v) => v.descripcion?.includes('*'))).toBe(true);
+    // R-MED-15: Spanish captions on every demo video, English also on the first; played from their signed files
+    const welcome = all.find((v) => v.idExterno === 'demo-video-01')!;
+    expect(welcome.idiomasSubtitulos).toEqual(['en', 'es']);
+    expect(all.filter((v) => v !== welcome).every((v) => v.idiomasSubtitulos.join() === 'es')).toBe(true);
+    const tracks = await call(server().app, { method: 'GET', url: `/api/videos/${welcome.id}/subtitulos`, token: admin.session });
+    expect((tracks.json() as Array<{ idioma: string; etiqueta: string }>).map((t) => [t.idioma, t.etiqueta])).toEqual([['en', 'Inglés'], ['es', 'Español']]);
+    const spanish = await server().app.inject({ method: 'GET', url: (tracks.json() as Array<{ url: string }>)[1]!.url });
+    expect(spanish.statusCode).toBe(200);
+    expect(spanish.body).toMatch(/^WEBVTT\n\n00:00:00\.000 --> [\s\S]*Hola, esto es «Bienvenida a la organización»\.\n[\s\S]*terraza del tercer piso\.\n$/);
+    expect(spanish.body).not.toMatch(/[*_~]/);
     expect(all.some((v) => v.puntuacionMedia > 0)).toBe(true);
     const tags = await call(server().app, { method: 'GET', url: '/api/etiquetas', token: admin.session });
     expect((tags.json() as Array<{ nombre: string }>).map((t) => t.nombre)).toEqual(expect.arrayContaining(['Bienvenida', 'Formación', 'Seguridad']));

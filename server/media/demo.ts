@@ -10,11 +10,13 @@ import { register } from '../modules/accounts/login.service.ts';
 import { usernameKey } from '../modules/accounts/users.service.ts';
 import { findVideoByExternalId, recordViewEvent } from '../modules/videos/videos.repository.ts';
 import { insertVideo, patchVideo, type VideoPatch } from '../modules/videos/videos.service.ts';
+import { putSubtitles } from '../modules/subtitulos/subtitulos.service.ts';
 import type { Secrets } from '../secrets.ts';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { writeLocalFile } from '../storage/write-local-file.ts';
-import { DEMO_ORGANIZATIONS, DEMO_USERS, DEMO_VIDEOS, HIDDEN_DEMO_VIDEOS } from './demo-content.ts';
+import { DEMO_ENGLISH_CAPTIONS, DEMO_ORGANIZATIONS, DEMO_USERS, DEMO_VIDEOS, demoSpanishCaptions, HIDDEN_DEMO_VIDEOS } from './demo-content.ts';
+import { formatStamp } from '../modules/subtitulos/subtitle-files.ts';
 import { makeStreaming } from './hls.ts';
 import { createMediaJobs, generateTestVideo, makePreview, makeThumbnail, probe, TEST_PATTERNS, type MediaJobs } from './ffmpeg.ts';
 import { storeThumbnail } from './thumbnails.ts';
@@ -24,7 +26,8 @@ import { seededRandom } from '../seeded-random.ts';
  * The demo library: real short mp4 videos made with ffmpeg (distinct test patterns and tones, with
  * thumbnails and animated previews), Spanish texts, tags, users of two organisations, and ratings,
  * favourites and views spread over them; a few videos are hidden (isVisible false: only administrators
- * and users of the video's organisation see them). Files go through
+ * and users of the video's organisation see them). Every video has Spanish captions, the first also
+ * English ones, stored through the subtitles service as an administrator's would be. Files go through
  * the storage interface, rows through the accounts and videos services. Idempotent: what exists
  * (by asset id `demo-video-NN`, by user name) is kept, only what is missing is made.
  */
@@ -61,6 +64,8 @@ export interface DemoReport {
   ratings: number;
   favourites: number;
   views: number;
+  /** subtitle tracks stored (one per new video in Spanish, one more in English) */
+  captions: number;
   seconds: number;
 }
 
@@ -105,6 +110,17 @@ function plan(count: number, secondsOf: (index: number) => number, now: number):
     };
   });
 }
+
+/** The caption lines as a WebVTT file, one cue after another over the whole video (its `seconds`). */
+export function demoCaptionsFile(lines: readonly string[], seconds: number): string {
+  const span = Math.floor(seconds * 1000);
+  const cues = lines.map((line, i) => `${formatStamp(Math.round((i * span) / lines.length))} --> ${formatStamp(Math.round(((i + 1) * span) / lines.length))}\n${line}`);
+  return `WEBVTT\n\n${cues.join('\n\n')}\n`;
+}
+
+/** The demo stores captions as an administrator would, through the subtitles service; the audit log names the command line. */
+const DEMO_CALLER = { userId: 0, role: 'admin' as const };
+const DEMO_ACTOR = { id: null, nombre: 'demo' };
 
 /** Makes the video, its thumbnail, preview, HLS renditions and storyboard in `dir`, and stores them; answers the duration and what streams. */
 async function makeMedia(video: PlannedVideo, dir: string, storage: Storage, jobs: MediaJobs): Promise<{ duration: number; hlsHeights: number[]; hasStoryboard: boolean }> {
@@ -205,6 +221,18 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
     created.push({ id: row.id, video });
   }
 
+  // ── captions of the new videos: Spanish for every one, English also for the first ──
+  let captions = 0;
+  for (const { id, video } of created) {
+    const seconds = durations.get(video.assetId)!.duration;
+    const tracks: Array<[string, readonly string[]]> = [['es', demoSpanishCaptions(video.text, video.index)]];
+    if (video.index === 0) tracks.push(['en', DEMO_ENGLISH_CAPTIONS]);
+    for (const [idioma, lines] of tracks) {
+      await putSubtitles(ctx, storage, DEMO_CALLER, id, idioma, Buffer.from(demoCaptionsFile(lines, seconds)), DEMO_ACTOR);
+      captions += 1;
+    }
+  }
+
   // ── what users did with the new videos: views (past dates), seen marks, ratings, favourites ──
   let ratings = 0;
   let favourites = 0;
@@ -242,6 +270,7 @@ export async function loadDemo(ctx: DemoContext, options: DemoOptions = {}): Pro
     ratings,
     favourites,
     views,
+    captions,
     seconds: (Date.now() - started) / 1000,
   };
 }
@@ -256,7 +285,7 @@ export function describeDemo(report: DemoReport, config: Pick<Config, 'mediaDir'
     lines.push(
       `Demo data loaded in ${report.seconds.toFixed(1)} s: ${report.videosCreated} videos (${report.hiddenCreated} hidden from users of the other organisation) with thumbnails and previews in ${where}` +
         `${report.videosExisting ? ` (${report.videosExisting} were already there)` : ''}; ` +
-        `${report.tags} tags; ${report.views} views, ${report.ratings} ratings and ${report.favourites} favourites by the demo users.`,
+        `${report.tags} tags; ${report.captions} subtitle tracks (Spanish, and English for the first video); ${report.views} views, ${report.ratings} ratings and ${report.favourites} favourites by the demo users.`,
     );
   }
   if (report.usersCreated.length > 0) {

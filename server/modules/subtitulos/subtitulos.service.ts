@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { now } from '../../db/database.ts';
 import { mediaUrl, storedFileName, subtitleFile } from '../../media/signed-urls.ts';
 import { HttpProblem, invalidField } from '../../plugins/problems.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { recordAudit } from '../audit/audit.service.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import { replaceVideoCues } from '../videos/search-index.service.ts';
 import { answerVideo, auditActor, type Caller } from '../videos/videos.service.ts';
 import { parseSubtitleFile, SubtitleFileError, type ParsedSubtitles } from './subtitle-files.ts';
@@ -20,7 +21,8 @@ import { deleteSubtitleRow, findSubtitleRows, insertSubtitleRow, lockSubtitleRow
 
 export type Subtitulo = components['schemas']['Subtitulo'];
 
-type SubtitlesContext = Pick<AppContext, 'db' | 'secrets' | 'log'>;
+/** What the services need: the API passes its AppContext; the demo command builds one from the same config. */
+export type SubtitlesContext = Pick<AppContext, 'db' | 'secrets'> & { log?: Pick<FastifyBaseLogger, 'warn'> };
 
 /** The largest file accepted (PUT body): 2 MiB, some 20,000 cues. */
 export const SUBTITLES_MAX_BYTES = 2 * 1024 * 1024;
@@ -99,9 +101,18 @@ export interface PutResult {
  * Adds or replaces the video's track in one language (PUT): the language checked (400
  * `validation-error`), the video (404), the file read and normalised (400 `invalid-subtitles`), then
  * in one transaction the row, the cues and the audit entry, and last the file. Audited as
- * `subtitles.put` (subject the video; before and after the language and its number of cues).
+ * `subtitles.put` (subject the video; before and after the language and its number of cues), naming
+ * `actor` (by default the caller; null: the command line).
  */
-export async function putSubtitles(ctx: SubtitlesContext, storage: Storage, caller: Caller, videoId: number, idioma: string, body: Buffer): Promise<PutResult> {
+export async function putSubtitles(
+  ctx: SubtitlesContext,
+  storage: Storage,
+  caller: Caller,
+  videoId: number,
+  idioma: string,
+  body: Buffer,
+  actor: AuditActor | null = auditActor(caller),
+): Promise<PutResult> {
   checkedLanguage(idioma);
   const { kysely, dialect } = ctx.db;
   const video = await answerVideo(ctx, kysely, caller, videoId);
@@ -125,7 +136,7 @@ export async function putSubtitles(ctx: SubtitlesContext, storage: Storage, call
       if (!inserted) await updateSubtitleRow(trx, videoId, idioma, { cue_count: cues.length, updated_at: at });
       await replaceVideoCues(trx, dialect, videoId, idioma, cues);
       await recordAudit(trx, {
-        actor: auditActor(caller),
+        actor,
         action: 'subtitles.put',
         subjectType: 'video',
         subjectId: videoId,
@@ -152,7 +163,7 @@ async function restoreFile(ctx: SubtitlesContext, storage: Storage, assetId: str
     if (previous) await storage.write(assetId, name, Readable.from([previous]));
     else await storage.remove(assetId, name);
   } catch (error) {
-    ctx.log.warn({ err: error, assetId, file: name }, 'subtitulos: the file of a failed change could not be put back');
+    ctx.log?.warn({ err: error, assetId, file: name }, 'subtitulos: the file of a failed change could not be put back');
   }
 }
 
@@ -162,7 +173,14 @@ async function restoreFile(ctx: SubtitlesContext, storage: Storage, assetId: str
  * (`subtitles.delete`) in one transaction; the file after the commit (a failure to delete it is
  * logged: a file no row names is never listed).
  */
-export async function deleteSubtitles(ctx: SubtitlesContext, storage: Storage, caller: Caller, videoId: number, idioma: string): Promise<void> {
+export async function deleteSubtitles(
+  ctx: SubtitlesContext,
+  storage: Storage,
+  caller: Caller,
+  videoId: number,
+  idioma: string,
+  actor: AuditActor | null = auditActor(caller),
+): Promise<void> {
   const { kysely, dialect } = ctx.db;
   const video = await answerVideo(ctx, kysely, caller, videoId);
   await kysely.transaction().execute(async (trx) => {
@@ -170,7 +188,7 @@ export async function deleteSubtitles(ctx: SubtitlesContext, storage: Storage, c
     if (!row) throw new HttpProblem(404, 'resource-not-found', `the video has no subtitles in ${idioma}`);
     await replaceVideoCues(trx, dialect, videoId, idioma, []);
     await recordAudit(trx, {
-      actor: auditActor(caller),
+      actor,
       action: 'subtitles.delete',
       subjectType: 'video',
       subjectId: videoId,
@@ -183,6 +201,6 @@ export async function deleteSubtitles(ctx: SubtitlesContext, storage: Storage, c
   try {
     await storage.remove(video.idExterno, name);
   } catch (error) {
-    ctx.log.warn({ err: error, videoId, file: name }, 'subtitulos: the file of a removed track could not be deleted');
+    ctx.log?.warn({ err: error, videoId, file: name }, 'subtitulos: the file of a removed track could not be deleted');
   }
 }
