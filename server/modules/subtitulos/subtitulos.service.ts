@@ -123,9 +123,10 @@ export async function putSubtitles(
   const cues = parsed.cues.map((cue) => ({ inicio: cue.startMs / 1000, fin: cue.endMs / 1000, texto: cue.text }));
 
   // Nothing half-published: the file is written last inside the transaction, once the row is
-  // written or locked (so concurrent puts of one track take turns), and what it replaced is kept in
-  // memory. A failure of the file aborts the transaction; a failure of the commit after the file
-  // was written puts the previous file back (or removes the new one).
+  // written or locked (so concurrent puts of one track take turns), and what it replaces is kept in
+  // memory first. Any failure from the write on (the write itself, which may have stored the file
+  // before failing, as an object store's lost answer can; or the commit) rolls the rows back and
+  // puts the previous file back, or removes the new one.
   let replaced: { previous: Buffer | undefined } | undefined;
   let created: boolean;
   try {
@@ -145,9 +146,8 @@ export async function putSubtitles(
         detail: idioma,
         at,
       });
-      const previous = await readStored(storage, assetId, name);
+      replaced = { previous: await readStored(storage, assetId, name) };
       await storage.write(assetId, name, Readable.from([Buffer.from(parsed.vtt, 'utf8')]));
-      replaced = { previous };
       return inserted;
     });
   } catch (error) {

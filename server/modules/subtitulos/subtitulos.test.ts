@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { call, describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { PAYLOADS as corpus } from '../../../tests/e2e/xss-corpus.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { findVideoCues } from '../videos/search-index.service.ts';
 import { addVideo, assetId, createUser, getVideo, type LibraryUser } from '../videos/videos.test-support.ts';
+import { putSubtitles } from './subtitulos.service.ts';
 
 type Subtitulo = components['schemas']['Subtitulo'];
 type AuditEntry = components['schemas']['AuditEntry'];
@@ -376,3 +378,45 @@ async function expectCueIndexIntact(server: TestServer) {
   const { sql } = await import('kysely');
   await expect(sql`insert into cues_fts (cues_fts, rank) values ('integrity-check', 1)`.execute(server.db.kysely)).resolves.toBeDefined();
 }
+
+/** The real storage, but its writes lose their answer after storing the file (an object store's timeout). */
+function answerLostStorage(real: Storage): Storage {
+  return new Proxy(real, {
+    get(target, property, receiver) {
+      if (property === 'write') {
+        return async (...args: Parameters<Storage['write']>) => {
+          await target.write(...args);
+          throw new Error('the answer of the write was lost');
+        };
+      }
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describeOnEachDatabase('subtitulos: a change that fails half-way publishes nothing', (server) => {
+  it('the previous track stays whole (file, cues, no audit entry); a new language leaves no file', async () => {
+    const admin = await createUser(server(), 'gestora', { rol: 'admin' });
+    const caller = { userId: admin.id, role: 'admin' as const, user: admin.user };
+    const asset = assetId();
+    const id = await addVideo(server(), { titulo: 'Vídeo con un disco que falla', idExterno: asset, duracion: 60 });
+    const original = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nOriginal\n';
+    const res = await call(server().app, { method: 'PUT', url: `/api/videos/${id}/subtitulos/es`, token: admin.session, headers: { 'content-type': 'text/vtt' }, payload: original });
+    expect(res.statusCode).toBe(201);
+
+    const failing = answerLostStorage(server().app.ctx.storage);
+    const replacement = Buffer.from('WEBVTT\n\n00:00:03.000 --> 00:00:04.000\nReemplazo\n');
+    await expect(putSubtitles(server().app.ctx, failing, caller, id, 'es', replacement)).rejects.toThrow('the answer of the write was lost');
+    await expect(putSubtitles(server().app.ctx, failing, caller, id, 'en', replacement)).rejects.toThrow('the answer of the write was lost');
+
+    const tracks = (await call(server().app, { method: 'GET', url: `/api/videos/${id}/subtitulos`, token: admin.session })).json() as Subtitulo[];
+    expect(tracks.map((t) => t.idioma)).toEqual(['es']);
+    expect((await server().app.inject({ method: 'GET', url: tracks[0]!.url })).body).toBe(original);
+    expect((await findVideoCues(server().db.kysely, id, 'es')).map((c) => c.texto)).toEqual(['Original']);
+    expect(await findVideoCues(server().db.kysely, id, 'en')).toEqual([]);
+    expect(await server().app.ctx.storage.list(asset)).toEqual(['subtitulos-es.vtt']);
+    const audit = (await call(server().app, { method: 'GET', url: '/api/audit?limit=100', token: admin.session })).json() as AuditEntry[];
+    expect(audit.filter((e) => e.subjectId === String(id)).map((e) => e.action)).toEqual(['subtitles.put']);
+  });
+});
