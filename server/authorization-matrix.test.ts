@@ -6,6 +6,7 @@ import { loadContract, type OperationSpec } from './openapi/contract.ts';
 import { passwordLogin, register } from './modules/accounts/login.service.ts';
 import type { ProblemType } from './plugins/problems.ts';
 import { streamUrl } from './media/signed-urls.ts';
+import { putSubtitles } from './modules/subtitulos/subtitulos.service.ts';
 import { authenticatorOf, freshCode, wrongCode } from '../tests/utils/accounts.ts';
 import { describeOnEachDatabase, type TestServer } from '../tests/utils/server-harness.ts';
 import { securityRefusal, type Refusal } from '../tests/utils/security-rules.ts';
@@ -56,6 +57,7 @@ const json = (url: string, body: unknown, contentType = 'application/json'): Req
 const replace = (url: string, operations: Array<{ path: string; value: unknown }>) =>
   json(url, operations.map((o) => ({ op: 'replace', ...o })), 'application/json-patch+json');
 const unique = () => crypto.randomBytes(3).toString('hex');
+const SUBTITLES = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHola\n';
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 const aMinuteAgo = () => Math.floor(Date.now() / 1000) - 60;
 /** The same signed location with one character of its signature changed. */
@@ -203,6 +205,34 @@ const MATRIX: Record<string, MatrixRow[]> = {
     {
       row: 'an invisible video (a fresh one for each caller let through)',
       request: async (w, { allowed }) => ({ url: `/api/videos/${allowed ? (await w.fresh.video({ isVisible: false })).id : w.invisibleVideo.id}` }),
+    },
+  ],
+
+  listSubtitles: [
+    { row: "a visible video's subtitle tracks", request: (w) => ({ url: `/api/videos/${w.visibleVideo.id}/subtitulos` }) },
+    {
+      row: "an invisible video's subtitle tracks",
+      request: (w) => ({ url: `/api/videos/${w.invisibleVideo.id}/subtitulos` }),
+      callers: { otherOrganisationUser: refusal(404, 'resource-not-found') },
+    },
+  ],
+
+  putSubtitles: [
+    {
+      row: 'a WebVTT track in Spanish (a fresh video for each caller let through)',
+      request: async (w, { allowed }) => ({ url: `/api/videos/${allowed ? (await w.fresh.video()).id : w.visibleVideo.id}/subtitulos/es`, payload: SUBTITLES, headers: { 'content-type': 'text/vtt' } }),
+      success: 201,
+    },
+  ],
+
+  deleteSubtitles: [
+    {
+      row: "a video's Spanish track (a fresh one for each caller let through)",
+      request: async (w, { allowed }) => {
+        const video = allowed ? await w.fresh.video() : w.visibleVideo;
+        await putSubtitles(w.server.app.ctx, w.server.app.ctx.storage, { userId: w.ids.admin, role: 'admin' }, video.id, 'es', Buffer.from(SUBTITLES));
+        return { url: `/api/videos/${video.id}/subtitulos/es` };
+      },
     },
   ],
 
