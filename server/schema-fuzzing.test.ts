@@ -164,10 +164,19 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
+/** Language tags of real languages (a random one of the Idioma pattern rarely is): subtitle tracks get stored. */
+const LANGUAGES = ['es', 'en', 'ca', 'eu', 'gl', 'fr', 'pt-BR', 'zh-Hant-TW'];
+
 function pathPart(op: OperationSpec, parameter: ParameterSpec, pools: Pools, mode: Mode): fc.Arbitrary<Part> {
   const schema = parameter.schema;
   const kind = pathKind(op);
-  const real: unknown[] = Array.isArray(schema.enum) ? schema.enum : parameter.name === 'id' && kind ? (pools[kind] as unknown[]) : [];
+  const real: unknown[] = Array.isArray(schema.enum)
+    ? schema.enum
+    : parameter.name === 'id' && kind
+      ? (pools[kind] as unknown[])
+      : parameter.name === 'idioma'
+        ? LANGUAGES
+        : [];
   const invalid = (parameter.name === 'file' ? INVALID_FILES : isInteger(schema) ? INVALID_INTEGERS : INVALID_ASSETS).filter((t) => parameterInvalid(parameter, decodeURIComponentSafe(t)));
   const generated = arbitraryOf(schema).filter((v) => !(kind && PROTECTED.has(`${kind}:${String(v)}`)));
   return fc.oneof(
@@ -342,6 +351,39 @@ function fileBodyPart(): fc.Arbitrary<BodyPart> {
   return fc.oneof(coherent, mismatched);
 }
 
+/**
+ * The body of a subtitle track: WebVTT and SRT files whose timings and cue texts are generated
+ * (hostile strings, markup, stamps of every shape), in UTF-8 or Windows-1252, and bytes that are no
+ * subtitle file, under the accepted content types and others. Any documented refusal may answer.
+ */
+function subtitleBodyPart(): fc.Arbitrary<BodyPart> {
+  const stampOf = (ms: number) => `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;
+  const timing = fc.oneof(
+    { weight: 5, arbitrary: fc.tuple(fc.nat(20_000), fc.integer({ min: 1, max: 5000 })).map(([start, length]) => `${stampOf(start)} --> ${stampOf(start + length)}`) },
+    { weight: 1, arbitrary: fc.tuple(fc.nat(7_200_000), fc.nat(7_200_000)).map(([a, b]) => `${stampOf(a).replace('.', ',')} --> ${stampOf(b)}`) },
+    { weight: 1, arbitrary: fc.constantFrom('99:99:99.999 --> 00:00:01.000', '00:00:xx,000 --> 00:00:02,000', ' --> ', '00:00:01.0000 --> 00:00:02.000', '-->') },
+  );
+  // one line of cue text each (a line break inside would end the cue or make a block of its own)
+  const line = fc.string({ unit: textUnit, maxLength: 80 }).map((t) => t.replace(/[\r\n]+/g, ' '));
+  const cue = fc.tuple(timing, fc.constantFrom('', ' align:start', ' line:0 position:50%', ' region:x vertical:rl'), fc.array(line, { minLength: 1, maxLength: 3 }));
+  const file = fc.tuple(fc.constantFrom('WEBVTT\n\n', '', '\ufeffWEBVTT\n\nNOTE x\n\n', 'WEBVTT\n\nSTYLE\n::cue { color: red }\n\n'), fc.array(cue, { minLength: 0, maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r'));
+  const text = file.map(([header, cues, end]) => (header + cues.map(([times, settings, lines], i) => [String(i + 1), `${times}${settings}`, ...lines].join('\n')).join('\n\n')).replace(/\n/g, end));
+  const bytes = fc.oneof(
+    text.map((t) => ({ b: Buffer.from(t, 'utf8'), note: 'a generated subtitle file' })),
+    text.map((t) => ({ b: Buffer.from(t, 'latin1'), note: 'a generated subtitle file in Windows-1252' })),
+    fc.uint8Array({ maxLength: 2000 }).map((r) => ({ b: Buffer.from(r), note: 'noise' })),
+    fc.constant({ b: Buffer.from('<!DOCTYPE html><script>alert(1)</script>'), note: 'HTML' }),
+    fc.constant({ b: Buffer.alloc(0), note: 'empty' }),
+  );
+  const type = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('text/vtt', 'application/x-subrip', 'text/vtt; charset=utf-8') }, { weight: 1, arbitrary: fc.constantFrom(...FILE_CONTENT_TYPES) });
+  return fc.tuple(bytes, type).map(([{ b, note }, contentType]): BodyPart => ({
+    ...(b.length > 0 ? { payload: b } : {}),
+    headers: { 'content-type': contentType },
+    invalid: false,
+    note: `${note} (${b.length} bytes) as ${contentType}`,
+  }));
+}
+
 /** A key for ids no request may name: `<pool>:<id>`. */
 const PROTECTED = new Set<string>();
 
@@ -359,8 +401,10 @@ function callArbitrary(op: OperationSpec, mode: Mode, world: SecurityWorld, pool
   const signature: fc.Arbitrary<SignaturePart | undefined> = signed ? signaturePart(op, world, mode) : fc.constant(undefined);
   const body: fc.Arbitrary<BodyPart | undefined> = op.body?.contentTypes.includes('application/json')
     ? jsonBodyPart(op, mode, world, pools)
-    : op.body
-      ? fileBodyPart()
+    : op.operationId === 'putSubtitles'
+      ? subtitleBodyPart()
+      : op.body
+        ? fileBodyPart()
       : fc.oneof(
           { weight: 20, arbitrary: fc.constant(undefined) },
           { weight: 1, arbitrary: fc.constant<BodyPart>({ payload: '{"unexpected":true}', headers: { 'content-type': 'application/json' }, invalid: false, note: 'a body the operation does not take' }) },
