@@ -250,6 +250,7 @@ const DECODED_TAG = /<[/!?A-Za-z][^<>]*>/g;
  * would run.
  */
 function withoutScriptScheme(text: string): string {
+  if (!text.includes(':') && !text.includes('<')) return text; // most cue text: nothing to look for
   let current = text;
   for (let previous = ''; previous !== current; ) {
     previous = current;
