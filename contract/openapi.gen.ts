@@ -391,8 +391,8 @@ export interface paths {
                 /** @description base64url HMAC-SHA256 of the method, path and expiry. */
                 signature: components["parameters"]["Signature"];
                 /**
-                 * @description The version of the file (a thumbnail's, after it was replaced): not signed and not read; it
-                 *     only makes the location of a new version differ, so caches fetch it.
+                 * @description The version of the file (a thumbnail's or a subtitle track's, after it was replaced): not
+                 *     signed and not read; it only makes the location of a new version differ, so caches fetch it.
                  */
                 v?: number;
                 /**
@@ -412,7 +412,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A signed media location (video, animated preview, thumbnail); supports Range requests.
+         * A signed media location (video, animated preview, thumbnail, subtitle track); supports Range requests.
          * @description The location is its own credential (no session): `signature` is the HMAC of `GET`, the path and
          *     `expires`, so it works for this one file until `expires`; a location signed for another file,
          *     asset, method or expiry, or an expired one, answers 403 `invalid-signature` (before the file is
@@ -1786,8 +1786,8 @@ export interface operations {
                 /** @description base64url HMAC-SHA256 of the method, path and expiry. */
                 signature: components["parameters"]["Signature"];
                 /**
-                 * @description The version of the file (a thumbnail's, after it was replaced): not signed and not read; it
-                 *     only makes the location of a new version differ, so caches fetch it.
+                 * @description The version of the file (a thumbnail's or a subtitle track's, after it was replaced): not
+                 *     signed and not read; it only makes the location of a new version differ, so caches fetch it.
                  */
                 v?: number;
                 /**
