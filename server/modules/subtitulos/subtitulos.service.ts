@@ -2,13 +2,14 @@ import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { components } from '../../../contract/openapi.gen.ts';
 import type { AppContext } from '../../context.ts';
+import { isForeignKeyViolation } from '../../db/database-errors.ts';
 import { now } from '../../db/database.ts';
 import { mediaUrl, storedFileName, subtitleFile } from '../../media/signed-urls.ts';
 import { HttpProblem, invalidField } from '../../plugins/problems.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import { replaceVideoCues } from '../videos/search-index.service.ts';
-import { answerVideo, auditActor, type Caller } from '../videos/videos.service.ts';
+import { answerVideo, auditActor, notFound, type Caller } from '../videos/videos.service.ts';
 import { parseSubtitleFile, SubtitleFileError, type ParsedSubtitles } from './subtitle-files.ts';
 import { deleteSubtitleRow, findSubtitleRows, insertSubtitleRow, lockSubtitleRow, updateSubtitleRow } from './subtitulos.repository.ts';
 
@@ -152,6 +153,7 @@ export async function putSubtitles(
     });
   } catch (error) {
     if (replaced) await restoreFile(ctx, storage, assetId, name, replaced.previous);
+    if (isForeignKeyViolation(error)) throw notFound(); // the video was deleted since it was read
     throw error;
   }
   return { subtitulo: toSubtitulo(ctx, assetId, idioma, at), created };

@@ -5,6 +5,8 @@ import { PAYLOADS as corpus } from '../../../tests/e2e/xss-corpus.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { findVideoCues } from '../videos/search-index.service.ts';
 import { addVideo, assetId, createUser, getVideo, type LibraryUser } from '../videos/videos.test-support.ts';
+import { isForeignKeyViolation } from '../../db/database-errors.ts';
+import { insertSubtitleRow } from './subtitulos.repository.ts';
 import { putSubtitles } from './subtitulos.service.ts';
 
 type Subtitulo = components['schemas']['Subtitulo'];
@@ -360,6 +362,12 @@ describeOnEachDatabase('subtitulos: deleting a video removes its tracks', (serve
     expect(await server().app.ctx.storage.list(asset)).toEqual([]);
     expect(await countRows(server(), id)).toEqual({ subtitles: 0, cues: 0 });
     if (server().kind === 'sqlite') await expectCueIndexIntact(server());
+  });
+
+  it('a track of a video deleted meanwhile is refused by the foreign key, which the service answers as 404', async () => {
+    const row = { video_id: 987_654, idioma: 'es', cue_count: 1, updated_at: new Date().toISOString() };
+    const error = await insertSubtitleRow(server().db.kysely, row).catch((e: unknown) => e);
+    expect(isForeignKeyViolation(error)).toBe(true);
   });
 });
 
