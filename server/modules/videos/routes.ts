@@ -4,6 +4,7 @@ import { HttpProblem } from '../../plugins/problems.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { deleteVideos, patchVideos } from './videos-batch.service.ts';
 import { createVideo, deleteVideo } from './videos-manage.service.ts';
+import { replaceVideoFile } from './videos-replace.service.ts';
 import { auditActor, getVideo, listVideos, patchVideo, type Caller } from './videos.service.ts';
 
 function callerOf(request: FastifyRequest): Caller {
@@ -14,7 +15,8 @@ function callerOf(request: FastifyRequest): Caller {
 /**
  * The video library: the list with its filters and search, one video, the user's own rating,
  * favourite, seen mark and position; the administrators' creating, changing (thumbnail included)
- * and deleting of videos (one, or a selection at once), whose files are in `storage`.
+ * and deleting of videos (one, or a selection at once), whose files are in `storage`, and replacing a
+ * video's file.
  */
 export function videosModule(ctx: AppContext, storage: Storage = ctx.storage): ServerModule {
   return {
@@ -37,6 +39,7 @@ export function videosModule(ctx: AppContext, storage: Storage = ctx.storage): S
       },
       patchVideos: async (request) => patchVideos(ctx, callerOf(request), request.body),
       deleteVideos: async (request) => deleteVideos(ctx, storage, callerOf(request), request.query.ids),
+      replaceVideoFile: async (request) => replaceVideoFile(ctx, storage, callerOf(request), request.params.id, request.body),
     },
   };
 }
