@@ -12,7 +12,7 @@ import { auditActor, auditEdit, notFound, type Caller } from './videos.service.t
 /**
  * The administrators' batch operations over the videos of a selection (docs/decisions/0127-batch-video-operations.md):
  * tags added or removed and the visibility set (PATCH /api/videos), or the videos deleted
- * (DELETE /api/videos). R-ADM-10 … R-ADM-12, R-API-4.
+ * (DELETE /api/videos). R-ADM-10 … R-ADM-12, R-API-4, R-API-5.
  */
 
 export type VideosBatchPatch = BodyOf<'patchVideos'>;
