@@ -1,13 +1,16 @@
+import { execFile } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { beforeAll, expect, it } from 'vitest';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { call, describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { now } from '../../db/database.ts';
-import { testVideoBytes } from '../../media/ffmpeg.ts';
+import { mediaTools, testVideoBytes } from '../../media/ffmpeg.ts';
+import { PENDING_THUMBNAIL } from '../../media/thumbnails.ts';
 import { openStorage } from '../../storage/open-storage.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { ensureTags } from '../etiquetas/etiquetas.repository.ts';
-import { insertUpload, type NewUploadRow } from '../uploads/uploads.repository.ts';
+import { insertUpload, markThumbnailPending, type NewUploadRow } from '../uploads/uploads.repository.ts';
 import { replaceVideoCues } from './search-index.service.ts';
 import { addVideo, assetId, createUser, getVideo, patchVideo, type LibraryUser, type Video } from './videos.test-support.ts';
 
@@ -16,15 +19,19 @@ type UploadState = components['schemas']['UploadThumbnailSession'];
 type AuditEntry = components['schemas']['AuditEntry'];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const run = promisify(execFile);
 const VTT = 'WEBVTT\n\n00:00.000 --> 00:00.900\nHola a todos\n';
 
 let LONG: Buffer;
 let SHORT: Buffer;
+/** A small green PNG (ffmpeg writes it to stdout). */
+let GREEN: Buffer;
 
 beforeAll(async () => {
-  [LONG, SHORT] = await Promise.all([
+  [LONG, SHORT, GREEN] = await Promise.all([
     testVideoBytes({ seconds: 3, pattern: 'testsrc2', toneHz: 440, width: 160, height: 96 }),
     testVideoBytes({ seconds: 1, pattern: 'smptebars', toneHz: 880, width: 160, height: 96 }),
+    run(mediaTools().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=green:s=64x48', '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-'], { encoding: 'buffer' }).then((r) => r.stdout),
   ]);
 }, 120_000);
 
@@ -131,6 +138,19 @@ describeOnEachDatabase('videos: replacing a video\'s file (administrators)', (se
     await insertUpload(server().db.kysely, { asset_id: asset, created_at: now(), expires_at: new Date(Date.now() + 3600_000).toISOString(), video_state: 'ready', duracion: 5, updated_at: now(), ...row });
     return asset;
   }
+
+  it('adopts a thumbnail uploaded to the new session as the video\'s thumbnail, at a new location', async () => {
+    const id = await addVideo(server(), { titulo: 'Con portada nueva', hasThumbnail: false });
+    const asset = await uploadRow({});
+    await storage.write(asset, PENDING_THUMBNAIL, Readable.from([GREEN]));
+    await markThumbnailPending(server().db.kysely, asset, now(), new Date(Date.now() + 3600_000).toISOString());
+    const res = await replace(admin.session, id, asset);
+    expect(res.statusCode, res.body).toBe(200);
+    const thumbnail = await media((res.json() as Video).urlThumbnail!);
+    expect(thumbnail.statusCode).toBe(200);
+    expect([...thumbnail.rawPayload.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]); // converted to JPEG
+    expect(await server().db.kysely.selectFrom('uploads').select('thumbnail_pending').where('asset_id', '=', asset).executeTakeFirstOrThrow()).toEqual({ thumbnail_pending: 0 });
+  });
 
   it('refuses an asset that is not usable: another video\'s or its own 409, not complete or processing 409, failed 422, unknown 404; an unknown video 404; a user 403; nothing changes', async () => {
     const id = await addVideo(server(), { titulo: 'Sin cambios', duracion: 42 });
