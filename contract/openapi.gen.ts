@@ -184,7 +184,8 @@ export interface paths {
          *     that tag, `remove` `/etiquetas/<tagId>` takes it off (tags are a set keyed by id: adding one the
          *     video has, or removing one it lacks, changes nothing), `replace` `/isVisible` sets the
          *     visibility. A malformed operation or a tag that does not exist is 400 `validation-error` naming
-         *     the field (`body.operaciones.1.value`, `body.operaciones.2.path`) and nothing is applied. Else
+         *     the field (`body.operaciones.1.value`, `body.operaciones.2.path`), as is a batch that would
+         *     leave a video with more than 50 tags (`body.operaciones`), and nothing is applied. Else
          *     one transaction applies them to every video that exists, and answers per id, in the order of
          *     `ids`: 200 (applied, or nothing to change) or 404 `resource-not-found` (deleted meanwhile).
          *     Each changed video is audited (`video.edited`, before and after) and lists show the change at once.

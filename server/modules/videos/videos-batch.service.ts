@@ -23,6 +23,8 @@ type BatchContext = Pick<AppContext, 'db' | 'log'>;
 
 /** The largest id a video can have (the columns are 32-bit integers). */
 const MAX_ID = 2147483647;
+/** The most tags a video carries (EtiquetaIds in openapi.yaml: the edit dialog sends them all back). */
+const MAX_TAGS = 50;
 
 /** An operation of a batch patch, read: the tag it adds or removes, or the visibility it sets. */
 type Operation = { kind: 'add' | 'remove'; tagId: number; field: FieldName } | { kind: 'visibility'; visible: boolean };
@@ -55,7 +57,8 @@ const missing = (id: number): Outcome => ({ id, status: 404, type: 'resource-not
 /**
  * Applies the operations, in order, to every video of `ids` that exists, in one transaction: tags as
  * a set keyed by id (adding one a video has, or removing one it lacks, changes nothing), the
- * visibility replaced. An unknown tag refuses the whole batch (400 naming its operation); an id with
+ * visibility replaced. An unknown tag, or a video left with more than 50 tags, refuses the whole
+ * batch (400 naming the operation, or `body.operaciones`); an id with
  * no video is answered 404 and the others are still applied. Each video that changed is audited
  * (`video.edited`, as patchVideo does), its search entry rewritten when its tags changed (the cached
  * list pages go with the library generation, which the triggers also bump for a visibility change).
@@ -84,6 +87,7 @@ export async function patchVideos(ctx: BatchContext, caller: Caller, body: Video
         else tags.delete(op.tagId);
       }
       const tagIds = [...tags];
+      if (tagIds.length > MAX_TAGS) throw invalidField('body.operaciones', `video ${row.id} would carry ${tagIds.length} tags (at most ${MAX_TAGS})`);
       const tagsChanged = tagIds.length !== before.length || tagIds.some((id) => !before.includes(id));
       const changes: Parameters<typeof updateVideoRow>[2] = visible !== (row.is_visible === 1) ? { is_visible: visible ? 1 : 0 } : {};
       if (!tagsChanged && changes.is_visible === undefined) continue;

@@ -113,6 +113,17 @@ describeOnEachDatabase('videos: batch edit and delete of a selection (administra
       expect((await auditOf(id)).filter((e) => e.action === 'video.edited')).toEqual([]);
     });
 
+    it('refuses a batch that would leave a video with more than 50 tags (400 naming body.operaciones), applying nothing', async () => {
+      const many = await ensureTags(server().db.kysely, Array.from({ length: 50 }, (_, i) => `Tema ${i + 1}`), now());
+      const full = await addVideo(server(), { titulo: 'Llena de etiquetas', tagIds: many.map((t) => t.id) });
+      const other = await addVideo(server(), { titulo: 'Casi sin etiquetas' });
+      const res = await patch(admin.session, { ids: [other, full], operaciones: [{ op: 'add', path: '/etiquetas/-', value: tag.seguridad }] });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ type: 'validation-error', errors: [{ field: 'body.operaciones', message: expect.stringContaining(`video ${full}`) }] });
+      expect(await tagNames(other)).toEqual([]);
+      expect(await tagNames(full)).toHaveLength(50);
+    });
+
     it('a bulk hide reaches the pages a user has listed already, plain and searched', async () => {
       const word = `oculto${crypto.randomBytes(3).toString('hex')}`;
       const ids = [
