@@ -458,7 +458,10 @@ export interface paths {
             header?: never;
             path: {
                 id: components["parameters"]["AssetId"];
-                /** @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`). */
+                /**
+                 * @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`).
+                 * @example video.mp4
+                 */
                 file: string;
             };
             cookie?: never;
@@ -1989,7 +1992,10 @@ export interface operations {
             };
             path: {
                 id: components["parameters"]["AssetId"];
-                /** @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`). */
+                /**
+                 * @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`).
+                 * @example video.mp4
+                 */
                 file: string;
             };
             cookie?: never;
