@@ -118,25 +118,29 @@ export async function putSubtitles(
   const { kysely, dialect } = ctx.db;
   const video = await answerVideo(ctx, kysely, caller, videoId);
   const parsed = parsedOrRefused(body, video.duracion);
-  const assetId = video.idExterno;
   const name = storedFileName(subtitleFile(idioma));
   const at = now();
   const cues = parsed.cues.map((cue) => ({ inicio: cue.startMs / 1000, fin: cue.endMs / 1000, texto: cue.text }));
 
-  // Nothing half-published: the file is written last inside the transaction, once the row is
-  // written or locked (so concurrent puts of one track take turns), and what it replaces is kept in
-  // memory first. Any failure from the write on (the write itself, which may have stored the file
-  // before failing, as an object store's lost answer can; or the commit) rolls the rows back and
-  // puts the previous file back, or removes the new one.
+  // Nothing half-published, in one transaction: first the cues, whose statement updates the video's
+  // row and so locks it (PostgreSQL; SQLite has one writer): another change of its tracks, or a
+  // replacement of its file (which copies the tracks to the new asset), takes turns with this one, and
+  // the asset read next is the current one. The file is written last, what it replaces kept in memory
+  // first. Any failure from the write on (the write itself, which may have stored the file before
+  // failing, as an object store's lost answer can; or the commit) rolls the rows back and puts the
+  // previous file back, or removes the new one.
+  let assetId = video.idExterno;
   let replaced: { previous: Buffer | undefined } | undefined;
   let created: boolean;
   try {
     created = await kysely.transaction().execute(async (trx) => {
-      const row = { video_id: videoId, idioma, cue_count: cues.length, updated_at: at };
-      const inserted = await insertSubtitleRow(trx, row);
+      await replaceVideoCues(trx, dialect, videoId, idioma, cues);
+      const current = await answerVideo(ctx, trx, caller, videoId);
+      if (current.duracion !== video.duracion) parsedOrRefused(body, current.duracion); // its file was replaced meanwhile
+      assetId = current.idExterno;
+      const inserted = await insertSubtitleRow(trx, { video_id: videoId, idioma, cue_count: cues.length, updated_at: at });
       const before = inserted ? undefined : await lockSubtitleRow(trx, dialect, videoId, idioma);
       if (!inserted) await updateSubtitleRow(trx, videoId, idioma, { cue_count: cues.length, updated_at: at });
-      await replaceVideoCues(trx, dialect, videoId, idioma, cues);
       await recordAudit(trx, {
         actor,
         action: 'subtitles.put',
@@ -184,11 +188,13 @@ export async function deleteSubtitles(
   actor: AuditActor | null = auditActor(caller),
 ): Promise<void> {
   const { kysely, dialect } = ctx.db;
-  const video = await answerVideo(ctx, kysely, caller, videoId);
-  await kysely.transaction().execute(async (trx) => {
+  // The cues first: their statement locks the video's row (as in putSubtitles), so the asset read
+  // next is the one the track's file is on, even while the video's file is being replaced.
+  const assetId = await kysely.transaction().execute(async (trx) => {
+    await replaceVideoCues(trx, dialect, videoId, idioma, []);
+    const current = await answerVideo(ctx, trx, caller, videoId);
     const row = await deleteSubtitleRow(trx, videoId, idioma);
     if (!row) throw new HttpProblem(404, 'resource-not-found', `the video has no subtitles in ${idioma}`);
-    await replaceVideoCues(trx, dialect, videoId, idioma, []);
     await recordAudit(trx, {
       actor,
       action: 'subtitles.delete',
@@ -198,10 +204,11 @@ export async function deleteSubtitles(
       after: null,
       detail: idioma,
     });
+    return current.idExterno;
   });
   const name = storedFileName(subtitleFile(idioma));
   try {
-    await storage.remove(video.idExterno, name);
+    await storage.remove(assetId, name);
   } catch (error) {
     ctx.log?.warn({ err: error, videoId, file: name }, 'subtitulos: the file of a removed track could not be deleted');
   }
