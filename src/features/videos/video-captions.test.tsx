@@ -182,8 +182,8 @@ describe('captions (R-VID-20, R-VID-21)', () => {
       ['subtitles', 'es', 'Español', TRACKS[1]!.url],
     ]);
     expect(trackOf('es').track.mode).toBe('showing');
-    // Not shown and not read by the transcript: not even fetched.
-    expect(trackOf('en').track.mode).toBe('disabled');
+    // Not shown, but parsed (the transcript's language switch), never 'disabled' (ADR 0121).
+    expect(trackOf('en').track.mode).toBe('hidden');
     expect(screen.getByRole('button', { name: 'Subtítulos: Español' })).toBeInTheDocument();
     expect(subtitleGets).toBe(1);
   });
@@ -223,7 +223,7 @@ describe('captions (R-VID-20, R-VID-21)', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Español' })).toHaveAttribute('aria-current', 'true');
     await user.click(within(menu).getByRole('menuitem', { name: 'Inglés' }));
     expect(trackOf('en').track.mode).toBe('showing');
-    expect(trackOf('es').track.mode).toBe('disabled');
+    expect(trackOf('es').track.mode).toBe('hidden');
     // c again: off, then back in English (the last shown).
     await user.keyboard('c');
     expect(trackOf('en').track.mode).toBe('hidden');
@@ -232,15 +232,7 @@ describe('captions (R-VID-20, R-VID-21)', () => {
 
     await user.click(screen.getByRole('button', { name: 'Subtítulos: Inglés' }));
     await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Desactivados' }));
-    expect(tracks().map((track) => track.track.mode)).toEqual(['hidden', 'disabled']);
-  });
-
-  it('lifts the cues the browser places above the control bar, leaving none at line auto', async () => {
-    serve();
-    await openPage();
-    await waitFor(() => expect(fakes.get(trackOf('es'))?.loaded).toBe(true));
-    // jsdom lays nothing out (no heights): the inset is 0, the cues still get a position of their own.
-    await waitFor(() => expect(fakes.get(trackOf('es'))!.cues!.every((cue) => cue.line !== 'auto')).toBe(true));
+    expect(tracks().map((track) => track.track.mode)).toEqual(['hidden', 'hidden']);
   });
 });
 

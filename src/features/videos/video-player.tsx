@@ -111,7 +111,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
     bridge?.attach(mediaRef.current);
     return () => bridge?.attach(null);
   }, [bridge]);
-  const bottomInset = useControlsInset(frameElement);
+  const controlsCover = useControlsCover(frameElement);
   const send = actorRef.send;
   const state = useSelector(actorRef, (snapshot) =>
     snapshot.matches('failed') ? 'failed' : snapshot.matches('retrying') || snapshot.matches('reloading') || snapshot.matches({ ready: 'buffering' }) ? 'waiting' : 'other',
@@ -241,7 +241,8 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
           src={source.kind === 'hls.js' ? undefined : source.url}
           aria-label={video.titulo}
           // A block, as the cards' pictures: inline, it left a line's descender (7 px) of black under it.
-          style={MEDIA_STYLE}
+          // Blink and WebKit lift their caption box by this much (captions.css); others move the cues (SubtitleTrack).
+          style={{ ...MEDIA_STYLE, ['--caption-lift' as string]: `${controlsCover.pixels}px` }}
           onClick={() => run({ type: 'toggle-play' })}
           onLoadedMetadata={(event) => {
             sync(event.currentTarget);
@@ -293,8 +294,8 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
             <SubtitleTrack
               key={subtitle.idioma}
               subtitle={subtitle}
-              mode={captions ? trackMode(subtitle.idioma, captions.captions, captions.transcript) : 'disabled'}
-              bottomInset={bottomInset}
+              mode={trackMode(subtitle.idioma, captions?.captions ?? null)}
+              bottomInset={controlsCover.fraction}
               onCues={publishCues}
             />
           ))}
@@ -378,11 +379,11 @@ const NO_SUBTITLES: readonly Subtitulo[] = [];
 const NO_CHAPTERS: readonly Capitulo[] = [];
 
 /**
- * The share of the picture's height (0 to 1) the control bar covers, as the frame is resized (a
- * phone, fullscreen): the captions sit just above it (SubtitleTrack).
+ * How much of the picture the control bar covers from the bottom, in pixels and as a share of the
+ * height (0 to 1), as the frame is resized (a phone, fullscreen): the captions sit just above it.
  */
-function useControlsInset(frame: HTMLElement | null): number {
-  const [inset, setInset] = useState(0);
+function useControlsCover(frame: HTMLElement | null): { pixels: number; fraction: number } {
+  const [cover, setCover] = useState({ pixels: 0, fraction: 0 });
   useEffect(() => {
     if (!frame || typeof ResizeObserver === 'undefined') return;
     const measure = () => {
@@ -390,8 +391,10 @@ function useControlsInset(frame: HTMLElement | null): number {
       const media = frame.querySelector('video');
       const height = media?.clientHeight ?? 0;
       if (!controls || height === 0) return;
-      // In hundredths: a pixel's change does not move every cue again.
-      setInset(Math.round((controls.offsetHeight / height) * 100) / 100);
+      // The share in hundredths: a pixel's change does not move every cue again.
+      const pixels = controls.offsetHeight;
+      const fraction = Math.round((pixels / height) * 100) / 100;
+      setCover((now) => (now.pixels === pixels && now.fraction === fraction ? now : { pixels, fraction }));
     };
     const observer = new ResizeObserver(measure);
     observer.observe(frame);
@@ -400,7 +403,7 @@ function useControlsInset(frame: HTMLElement | null): number {
     measure();
     return () => observer.disconnect();
   }, [frame]);
-  return inset;
+  return cover;
 }
 
 /** The player's picture fills its frame, letterboxed in black. */

@@ -14,13 +14,13 @@ export function defaultCaptionLanguage(languages: readonly string[]): string | n
 }
 
 /**
- * A track's mode: 'showing' for the captions, 'hidden' for the transcript's (the browser loads and
- * parses its cues without drawing them), 'disabled' for the rest (not even fetched).
+ * A track's mode: 'showing' for the captions, 'hidden' for every other (the browser loads and parses
+ * its cues without drawing them: the transcript reads them). Never 'disabled': Chromium's automatic
+ * track selection turns on a track the page never set once captions have been shown and are turned
+ * off (docs/decisions/0121-captions-as-track-elements.md).
  */
-export function trackMode(language: string, captions: string | null, transcript: string | null): TextTrackMode {
-  if (language === captions) return 'showing';
-  if (language === transcript) return 'hidden';
-  return 'disabled';
+export function trackMode(language: string, captions: string | null): TextTrackMode {
+  return language === captions ? 'showing' : 'hidden';
 }
 
 export interface CaptionChoice {

@@ -17,6 +17,9 @@ export interface SubtitleTrackProps {
   onCues: (language: string, cues: Cue[]) => void;
 }
 
+/** Whether cues can be placed by their bottom edge (VTTCue.lineAlign: Firefox; not Blink or WebKit). */
+const liftsCues = () => typeof VTTCue !== 'undefined' && 'lineAlign' in VTTCue.prototype;
+
 /** Cues this component moved (the file's own positions are left as written). */
 type LiftedCue = VTTCue & { liftedByPlayer?: true };
 
@@ -48,7 +51,8 @@ export function SubtitleTrack({ subtitle, mode, bottomInset, onCues }: SubtitleT
 
   useEffect(() => {
     const element = ref.current;
-    if (!element) return;
+    // Blink and WebKit have no lineAlign: their caption box is lifted by CSS instead (captions.css).
+    if (!element || !liftsCues()) return;
     const lift = () => {
       const cues = element.track?.cues;
       if (!cues) return;

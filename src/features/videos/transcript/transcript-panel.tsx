@@ -89,11 +89,11 @@ export function TranscriptPanel({ subtitles, captions, bridge, videoTitle }: Tra
         onChange={(event) => setQuery(event.currentTarget.value)}
         mb="xs"
       />
-      <Text size="sm" c="gray.7" role="status" mb={4} style={{ minHeight: '1.25rem' }}>
+      <Text size="sm" c="gray.7" role="status" mb={4}>
         {cues === null ? t.loading : query.trim() === '' ? '' : shown.length === 0 ? t.noMatches(query.trim()) : t.matches(shown.length)}
       </Text>
       <ScrollArea.Autosize
-        mah={{ base: 280, md: 420 } as unknown as number}
+        mah={{ base: 280, md: 420 }}
         type="auto"
         viewportRef={viewport}
         onWheel={touched}
