@@ -238,6 +238,30 @@ describe('the transcript and the chapters (R-VID-22 … R-VID-27)', () => {
     }
   });
 
+  it('follows the playing cue inside the panel, but not while the user has just scrolled it', async () => {
+    const { context, page } = await openPage();
+    try {
+      const viewport = transcript(page).locator('.mantine-ScrollArea-viewport');
+      await cue(page, 'Frase 20 de la charla').click();
+      await page.waitForFunction(() => Math.abs((document.querySelector('main video') as HTMLVideoElement).currentTime - 78) < 0.5);
+      // Followed: the current cue is inside the panel, which scrolled (the page did not).
+      await expect.poll(() => viewport.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
+      // The user scrolls back to the top with the wheel; the video plays on past the next cues.
+      const box = (await viewport.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + 20);
+      await page.mouse.wheel(0, -5000);
+      await expect.poll(() => viewport.evaluate((element) => element.scrollTop)).toBe(0);
+      await page.getByRole('button', { name: 'Reproducir', exact: true }).click();
+      await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement).currentTime > 82.5, undefined, { timeout: 15_000 });
+      expect(await viewport.evaluate((element) => element.scrollTop)).toBe(0);
+      // After a few quiet seconds it follows again.
+      await expect.poll(() => viewport.evaluate((element) => element.scrollTop), { timeout: 15_000 }).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Pausar', exact: true }).click();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('marks the chapters on the seek bar and names them in its preview; the list seeks', async () => {
     const { context, page } = await openPage();
     try {
