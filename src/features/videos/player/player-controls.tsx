@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Box, Group, Kbd, Menu, Modal, Slider, Table, Text, Tooltip } from '@mantine/core';
 import {
+  IconBadgeCc,
+  IconBadgeCcFilled,
   IconCheck,
   IconGauge,
   IconKeyboard,
@@ -9,8 +11,6 @@ import {
   IconPictureInPicture,
   IconPlayerPauseFilled,
   IconPlayerPlayFilled,
-  IconBadgeCc,
-  IconBadgeCcFilled,
   IconSettings,
   IconVolume,
   IconVolumeOff,
