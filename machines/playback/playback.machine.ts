@@ -20,13 +20,15 @@ export const STALL_MS = 20_000;
 
 /** Where a load goes back to: the saved position, or where the user was before a reload. */
 const resumeAt = ({ context }: { context: PlaybackContext }): SeekParams => ({ seconds: context.resumeAt ?? 0 });
+const startAt = ({ context }: { context: PlaybackContext }): SeekParams => ({ seconds: context.startAt ?? 0 });
 
 const wholeSeconds = (seconds: number) => Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
 
 /**
  * Resuming and saving the playback position of one video on the detail page.
  *
- * Once the media's metadata is known, a saved position (`posicion`) above 0 and not within the last
+ * Once the media's metadata is known, the address's start second (`startAt`, `?t=`) is sought when
+ * it lies inside the video, and then the saved position is not resumed; otherwise a saved position (`posicion`) above 0 and not within the last
  * `RESUME_END_MARGIN_S` seconds is resumed (`seek`). While the video plays, the position is saved
  * every `saveInterval` (when it moved); on pause it is saved; at the end 0 is saved, so the next
  * opening starts from the beginning; when the page goes away or is hidden ('page.leave') a moved
@@ -62,6 +64,10 @@ export const playbackMachine = setup({
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
   },
   guards: {
+    // R-VID-28: any second inside the video (a shared moment may be near the end); 0 is the start.
+    hasStart: ({ context, event }) =>
+      event.type === 'media.loaded' && context.startAt !== null && context.startAt > 0 && Number.isFinite(event.duration) && context.startAt < event.duration,
+    startsAtBeginning: ({ context }) => context.startAt === 0,
     canResume: ({ context, event }) => {
       if (event.type !== 'media.loaded' || context.resumeAt === null) return false;
       return Number.isFinite(event.duration) && context.resumeAt > 0 && context.resumeAt < event.duration - RESUME_END_MARGIN_S;
@@ -77,6 +83,7 @@ export const playbackMachine = setup({
   context: ({ input }) => ({
     videoId: input.videoId,
     resumeAt: input.posicion,
+    startAt: input.startAt ?? null,
     duration: null,
     position: input.posicion ?? 0,
     savedPosition: input.posicion === null ? null : wholeSeconds(input.posicion),
@@ -98,6 +105,12 @@ export const playbackMachine = setup({
       meta: { qa: 'Cargando el video' },
       on: {
         'media.loaded': [
+          {
+            guard: 'hasStart',
+            target: 'resuming',
+            actions: ['noteDuration', { type: 'seek', params: startAt }, assign({ position: ({ context }) => context.startAt ?? 0, startAt: null })],
+          },
+          { guard: 'startsAtBeginning', target: 'ready', actions: ['noteDuration', assign({ position: 0, startAt: null })] },
           {
             guard: 'canResume',
             target: 'resuming',

@@ -29,7 +29,10 @@ const events: PlaybackModelEvent[] = [
   { type: 'retry' },
 ];
 
-/** The saved positions the page opens with: one to resume, none, and one too near the end to resume. */
+/**
+ * The saved positions the page opens with: one to resume, none, and one too near the end to resume;
+ * and an address's `?t=` over a saved position.
+ */
 export const variants = [
   { name: 'saved at 2:00', description: 'un video visto hasta el minuto 2:00', posicion: 120, resumes: true },
   { name: 'never played', description: 'un video que el usuario no ha visto', posicion: null, resumes: false },
@@ -39,7 +42,10 @@ export const variants = [
     posicion: DURATION - RESUME_END_MARGIN_S + 2,
     resumes: false,
   },
-];
+  // R-VID-28: the address's second wins over the saved position, the start (0) included.
+  { name: 'opened at ?t=300', description: 'un enlace al minuto 5:00 de un video visto hasta el 2:00', posicion: 120, startAt: 300, resumes: true },
+  { name: 'opened at ?t=0', description: 'un enlace al principio de un video visto hasta el 2:00', posicion: 120, startAt: 0, resumes: false },
+] as Array<{ name: string; description: string; posicion: number | null; startAt?: number; resumes: boolean }>;
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
@@ -48,7 +54,7 @@ export const playbackModel = defineQaModel({
   title: 'El reproductor de un video (retomar y guardar la posición)',
   machine: playbackMachine,
   events,
-  variants: variants.map(({ name, description, posicion }) => ({ name, description, input: { videoId: VIDEO_ID, posicion } })),
+  variants: variants.map(({ name, description, posicion, startAt }) => ({ name, description, input: { videoId: VIDEO_ID, posicion, startAt: startAt ?? null } })),
   // The media reports a time only once it moved there; a position it already has is no news.
   // A failure is tried where it teaches something: while loading, reloading and playing (the
   // retries' count, not every position, decides what follows).
@@ -63,7 +69,7 @@ export const playbackModel = defineQaModel({
   },
   eventDescriptions: {
     'media.loaded': ({ duration }) => `el video carga sus datos (dura ${clock(duration)})`,
-    'media.seeked': 'el video llega a la posición guardada',
+    'media.seeked': 'el video llega a la posición pedida',
     'media.play': 'el usuario pulsa reproducir',
     'media.time': ({ position }) => `el video avanza hasta ${clock(position)}`,
     'media.pause': ({ position }) => `el usuario pausa en ${clock(position)}`,

@@ -30,8 +30,8 @@ type ModelEvent = PlaybackModelEvent;
 // The model (one per saved position) is shared with `npm run qa`: playback.model.test-support.ts.
 const { events } = playbackModel;
 const variants = playbackModel.models.map(({ variant, paths }) => {
-  const { posicion, resumes } = playbackVariants.find((entry) => entry.name === variant!.name)!;
-  return { name: variant!.name, posicion, resumes, paths };
+  const { posicion, startAt, resumes } = playbackVariants.find((entry) => entry.name === variant!.name)!;
+  return { name: variant!.name, posicion, startAt, resumes, paths };
 });
 
 // ---- the host: the real player with its <video> element stubbed (jsdom plays nothing) ----
@@ -45,11 +45,12 @@ let serverPosition: number;
 /** Where the user is in the video, as the test set it (the position that must end up saved). */
 let userPosition: number;
 
-function renderPlayer(posicion: number | null, { defaultInterval = false } = {}) {
+function renderPlayer(posicion: number | null, { defaultInterval = false, startAt }: { defaultInterval?: boolean; startAt?: number } = {}) {
   media = { currentTime: 0, duration: Number.NaN, ended: false, seeks: [], errorCode: 0, loads: 0 };
   saves = [];
   serverPosition = posicion === null ? 0 : Math.floor(posicion);
-  userPosition = posicion ?? 0;
+  // An address's second is where the user is once the video loads (R-VID-28).
+  userPosition = startAt ?? posicion ?? 0;
   // The app's machine; only the network is replaced: the saves are recorded.
   const logic = createPlaybackLogic(createQueryClient()).provide({
     delays: { ...(defaultInterval ? {} : { saveInterval: INTERVAL }), retryDelay: ({ context }) => retryDelay(context.attempts), stallTimeout: STALL },
@@ -59,6 +60,7 @@ function renderPlayer(posicion: number | null, { defaultInterval = false } = {})
     <VideoPlayer
       video={{ id: VIDEO_ID, titulo: TITLE, urlVideo: '/api/media/asset-7/video.mp4', urlThumbnail: '/thumb.jpg', posicion }}
       logic={logic}
+      startAt={startAt}
     />,
   );
   const element = screen.getByLabelText(TITLE) as HTMLVideoElement;
@@ -232,12 +234,12 @@ function statesFor(resumeAt: number | null) {
   } satisfies StateChecks<Snapshot>;
 }
 
-for (const { name, posicion, resumes, paths } of variants) {
+for (const { name, posicion, startAt, resumes, paths } of variants) {
   describe(`playback model (${name})`, () => {
-    const states = statesFor(resumes ? posicion : null);
+    const states = statesFor(resumes ? (startAt ?? posicion) : null);
     for (const { name: pathName, path } of paths) {
       it(pathName, async () => {
-        renderPlayer(posicion);
+        renderPlayer(posicion, { startAt });
         await runPath(path, states, executors);
         // Never sent anywhere else than where the test put it (a reload goes back to where the user was).
         if (!resumes && media.loads === 0) expect(media.seeks).toEqual([]);
@@ -257,7 +259,7 @@ describe('playback model coverage', () => {
     const resumed = variants.map(({ paths: variantPaths }) =>
       variantPaths.some(({ path }) => path.steps.some((step) => step.state.matches('resuming'))),
     );
-    expect(resumed).toEqual([true, false, false]);
+    expect(resumed).toEqual([true, false, false, true, false]);
   });
 });
 

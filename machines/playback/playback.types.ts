@@ -4,12 +4,16 @@ export interface PlaybackInput {
   videoId: number;
   /** The position saved by the user's last viewing (seconds), null when none. */
   posicion: number | null;
+  /** R-VID-28: the second the address asks for (`?t=`), null when none; it wins over `posicion`. */
+  startAt?: number | null;
 }
 
 export interface PlaybackContext {
   videoId: number;
   /** Where to resume (the saved position when the page opened). */
   resumeAt: number | null;
+  /** R-VID-28: where the address asks to start (`?t=`), until the media is first loaded. */
+  startAt: number | null;
   /** The media's duration once its metadata is known (seconds). */
   duration: number | null;
   /** The playback position last reported by the media (seconds); the saved one until then. */

@@ -307,4 +307,27 @@ export const playerMessages = {
   shortcutCaptions: 'Mostrar u ocultar los subtítulos',
   shortcutHelp: 'Mostrar los atajos de teclado',
   keySpace: 'Espacio',
+  /** R-VID-20: the captions menu, and its choice of none. */
+  subtitles: 'Subtítulos',
+  subtitlesOff: 'Desactivados',
+  /** R-VID-26: the seek bar's aria-valuetext inside a chapter: "1:23 de 4:56, Introducción". */
+  positionInChapter: (at: string, total: string, chapter: string) => `${at} de ${total}, ${chapter}`,
+} as const;
+
+/** R-VID-22 … R-VID-29: the transcript, the chapters and the shared moment of a video's page. */
+export const transcriptMessages = {
+  title: 'Transcripción',
+  chapters: 'Capítulos',
+  language: 'Idioma de la transcripción',
+  search: 'Buscar en la transcripción',
+  loading: 'Cargando la transcripción…',
+  noMatches: (query: string) => `Ninguna frase contiene «${query}»`,
+  matches: (count: number) => (count === 1 ? '1 frase' : `${count} frases`),
+  downloadVtt: 'Descargar .vtt',
+  downloadTxt: 'Descargar .txt',
+  /** A timestamp of the description, as a button: "Ir a 12:34". */
+  seekTo: (time: string) => `Ir a ${time}`,
+  copyLink: 'Copiar enlace en este momento',
+  linkCopied: 'Enlace copiado',
+  linkNotCopied: 'No se ha podido copiar el enlace',
 } as const;

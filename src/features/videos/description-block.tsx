@@ -1,3 +1,4 @@
+import type { MouseEventHandler } from 'react';
 import { Text, type TextProps } from '@mantine/core';
 
 export interface DescriptionBlockProps extends TextProps {
@@ -5,6 +6,8 @@ export interface DescriptionBlockProps extends TextProps {
   html: string;
   /** Lines shown before an ellipsis (cards); all when not given (detail page). */
   lineClamp?: number;
+  /** The detail page's timestamps: one listener for the buttons inside the HTML. */
+  onClick?: MouseEventHandler<HTMLDivElement>;
 }
 
 /** What Description and ShortDescription take: the description's text instead of its HTML. */

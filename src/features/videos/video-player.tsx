@@ -6,15 +6,30 @@ import type { playbackMachine } from '../../../machines/playback/playback.machin
 import { appLabels } from '../../components/app-labels.ts';
 import { playerMessages } from '../../lib/messages.ts';
 import { chooseMediaSource, mediaAbilities, type MediaSourceChoice } from './player/media-source.ts';
+import { trackMode, type CaptionChoice } from './player/captions.ts';
+import type { PlayerBridge } from './player/player-bridge.ts';
 import { PlayerControls, type QualityLevel } from './player/player-controls.tsx';
 import { commandForKey, keyBelongsToTarget, type PlayerCommand } from './player/player-keys.ts';
 import { parseStoryboard, type StoryboardFrame } from './player/storyboard.ts';
-import type { Video } from './videos.queries.ts';
+import { SubtitleTrack } from './player/subtitle-track.tsx';
+import './player/captions.css';
+import type { Cue } from './transcript/cues.ts';
+import type { Capitulo, Subtitulo, Video } from './videos.queries.ts';
 
 export interface VideoPlayerProps {
   video: Pick<Video, 'id' | 'titulo' | 'urlVideo' | 'urlThumbnail' | 'posicion'> & Partial<Pick<Video, 'urlHls' | 'urlStoryboard'>>;
   /** The playback machine with `savePosition` provided (the app's, or a test double); the player supplies `seek` and `reload`. */
   logic: typeof playbackMachine;
+  /** R-VID-20: the video's subtitle tracks (GET /api/videos/{id}/subtitulos), once known. */
+  subtitles?: readonly Subtitulo[];
+  /** Which track shows and which the transcript reads (useCaptionChoice). */
+  captions?: CaptionChoice;
+  /** R-VID-26: the chapters, as marks and names on the seek bar. */
+  chapters?: readonly Capitulo[];
+  /** R-VID-28: the address's `?t=`, where playback starts (before any saved position). */
+  startAt?: number;
+  /** The page's link to the player: its position, cues and seeks (transcript, chapters, description). */
+  bridge?: PlayerBridge;
 }
 
 type PlaybackActorRef = ActorRefFrom<typeof playbackMachine>;
@@ -33,7 +48,7 @@ function initialSource(video: VideoPlayerProps['video']): MediaSourceChoice {
  * plays best (hls.js imported only when needed), the Spanish controls and shortcuts, and the
  * playback machine, which it tells about the media's events and which moves the media (seek, reload).
  */
-export function VideoPlayer({ video, logic }: VideoPlayerProps) {
+export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, chapters = NO_CHAPTERS, startAt, bridge }: VideoPlayerProps) {
   const mediaRef = useRef<HTMLVideoElement>(null);
   const frameRef = useRef<HTMLElement | null>(null);
   // Menus, tooltips and the overlay open inside the player's region (a landmark, and what fullscreen shows).
@@ -87,11 +102,16 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
         },
       },
     }),
-    { input: { videoId: video.id, posicion: video.posicion } },
+    { input: { videoId: video.id, posicion: video.posicion, startAt: startAt ?? null } },
   );
   useLayoutEffect(() => {
     actorHolder.current = actorRef;
   }, [actorRef]);
+  useLayoutEffect(() => {
+    bridge?.attach(mediaRef.current);
+    return () => bridge?.attach(null);
+  }, [bridge]);
+  const controlsCover = useControlsCover(frameElement);
   const send = actorRef.send;
   const state = useSelector(actorRef, (snapshot) =>
     snapshot.matches('failed') ? 'failed' : snapshot.matches('retrying') || snapshot.matches('reloading') || snapshot.matches({ ready: 'buffering' }) ? 'waiting' : 'other',
@@ -105,7 +125,15 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
       const element = mediaRef.current;
       if (cancelled || !element) return;
       // ADR 0106: the lowest rendition's first segment arrives soonest; hls.js climbs from there.
-      const hls = new Hls({ capLevelToPlayerSize: true, startLevel: 0, fragLoadPolicy: FRAGMENT_LOADING });
+      // No metadata cues: hls.js would add its own <track> to the <video> React renders (ADR 0121).
+      const hls = new Hls({
+        capLevelToPlayerSize: true,
+        startLevel: 0,
+        fragLoadPolicy: FRAGMENT_LOADING,
+        enableID3MetadataCues: false,
+        enableEmsgMetadataCues: false,
+        enableDateRangeMetadataCues: false,
+      });
       hlsRef.current = hls;
       hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
         setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
@@ -141,6 +169,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
+  const publishCues = useCallback((language: string, cues: Cue[]) => bridge?.publishCues(language, cues), [bridge]);
+
   const run = (command: PlayerCommand) => {
     const element = mediaRef.current;
     if (!element) return;
@@ -161,12 +191,10 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
         if (document.fullscreenElement) void document.exitFullscreen?.().catch(() => {});
         else void frameRef.current?.requestFullscreen?.().catch(() => {});
         return;
-      case 'toggle-captions': {
-        // The first text track, when the video has one (sidecar WebVTT <track>s).
-        const track = element.textTracks?.[0];
-        if (track) track.mode = track.mode === 'showing' ? 'hidden' : 'showing';
+      case 'toggle-captions':
+        // R-VID-21: off, or on again in the last language shown.
+        if (subtitles.length > 0) captions?.toggle();
         return;
-      }
       case 'show-shortcuts':
         setShortcutsOpen(true);
         return;
@@ -190,7 +218,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  const sync = (element: HTMLVideoElement) =>
+  const sync = (element: HTMLVideoElement) => {
+    bridge?.publishTime(element.currentTime);
     setMedia({
       paused: element.paused,
       currentTime: element.currentTime,
@@ -199,6 +228,7 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
       muted: element.muted,
       speed: element.playbackRate,
     });
+  };
 
   return (
     <PlayerFrame aria-label={appLabels.player} ref={attachFrame} fullscreen={fullscreen}>
@@ -211,7 +241,8 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
           src={source.kind === 'hls.js' ? undefined : source.url}
           aria-label={video.titulo}
           // A block, as the cards' pictures: inline, it left a line's descender (7 px) of black under it.
-          style={MEDIA_STYLE}
+          // Blink and WebKit lift their caption box by this much (captions.css); others move the cues (SubtitleTrack).
+          style={{ ...MEDIA_STYLE, ['--caption-lift' as string]: `${controlsCover.pixels}px` }}
           onClick={() => run({ type: 'toggle-play' })}
           onLoadedMetadata={(event) => {
             sync(event.currentTarget);
@@ -220,7 +251,10 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
             if (playAfterReload.current) void event.currentTarget.play()?.catch(() => {});
           }}
           // The target of a seek is where the user is, even while its data cannot arrive (a reload goes there).
-          onSeeking={(event) => send({ type: 'media.time', position: event.currentTarget.currentTime })}
+          onSeeking={(event) => {
+            bridge?.publishTime(event.currentTarget.currentTime);
+            send({ type: 'media.time', position: event.currentTarget.currentTime });
+          }}
           onSeeked={() => send({ type: 'media.seeked' })}
           onPlaying={(event) => {
             playAfterReload.current = false;
@@ -254,7 +288,17 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
             sync(event.currentTarget);
             send({ type: 'media.ended' });
           }}
-        />
+        >
+          {subtitles.map((subtitle) => (
+            <SubtitleTrack
+              key={subtitle.idioma}
+              subtitle={subtitle}
+              mode={trackMode(subtitle.idioma, captions?.captions ?? null)}
+              bottomInset={controlsCover.fraction}
+              onCues={publishCues}
+            />
+          ))}
+        </video>
         {state === 'waiting' && (
           <Box style={{ ...CENTRED, pointerEvents: 'none' }} role="status" aria-label={playerMessages.buffering}>
             <Loader color="white" />
@@ -278,6 +322,10 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
           level={level}
           pipSupported={pipSupported}
           storyboard={storyboard}
+          chapters={chapters}
+          subtitles={subtitles}
+          captionLanguage={captions?.captions ?? null}
+          onCaptionLanguage={(language) => captions?.choose(language)}
           portalTarget={frameElement ?? undefined}
           shortcutsOpen={shortcutsOpen}
           onShortcutsOpenChange={setShortcutsOpen}
@@ -325,6 +373,37 @@ const FRAGMENT_LOADING = {
     errorRetry: { maxNumRetry: 2, retryDelayMs: 1000, maxRetryDelayMs: 2000 },
   },
 };
+
+const NO_SUBTITLES: readonly Subtitulo[] = [];
+const NO_CHAPTERS: readonly Capitulo[] = [];
+
+/**
+ * How much of the picture the control bar covers from the bottom, in pixels and as a share of the
+ * height (0 to 1), as the frame is resized (a phone, fullscreen): the captions sit just above it.
+ */
+function useControlsCover(frame: HTMLElement | null): { pixels: number; fraction: number } {
+  const [cover, setCover] = useState({ pixels: 0, fraction: 0 });
+  useEffect(() => {
+    if (!frame || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const controls = frame.querySelector<HTMLElement>('[data-player-controls]');
+      const media = frame.querySelector('video');
+      const height = media?.clientHeight ?? 0;
+      if (!controls || height === 0) return;
+      // The share in hundredths: a pixel's change does not move every cue again.
+      const pixels = controls.offsetHeight;
+      const fraction = Math.round((pixels / height) * 100) / 100;
+      setCover((now) => (now.pixels === pixels && now.fraction === fraction ? now : { pixels, fraction }));
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(frame);
+    const controls = frame.querySelector('[data-player-controls]');
+    if (controls) observer.observe(controls);
+    measure();
+    return () => observer.disconnect();
+  }, [frame]);
+  return cover;
+}
 
 /** The player's picture fills its frame, letterboxed in black. */
 const MEDIA_STYLE = { display: 'block', width: '100%', height: '100%', objectFit: 'contain', background: 'black' } as const;

@@ -14,11 +14,14 @@ import { VIDEO_PAGE_SIZE } from './video-search.ts';
  * - `['videos', 'list', query]`: one list, `query` being GET /api/videos's filters (`VideoListQuery`:
  *   q, tag, favorited, score, upload-date, notSeen) plus the time zone; paging is inside the
  *   infinite query. The writes find lists by their filters with `videoListFilter`.
+ * - `['videos', 'subtitles', id, languages]`: one video's subtitle tracks.
  * - `['etiquetas']`: every tag.
  */
 
 export type Video = components['schemas']['Video'];
 export type Etiqueta = components['schemas']['Etiqueta'];
+export type Subtitulo = components['schemas']['Subtitulo'];
+export type Capitulo = components['schemas']['Capitulo'];
 /** GET /api/videos's filters (no paging). */
 export type VideoListQuery = Omit<NonNullable<operations['listVideos']['parameters']['query']>, 'limit' | 'offset'>;
 
@@ -28,6 +31,7 @@ export const videoKeys = {
   all: ['videos'] as const,
   details: () => ['videos', 'detail'] as const,
   detail: (id: number) => ['videos', 'detail', id] as const,
+  subtitles: (id: number, languages: readonly string[]) => ['videos', 'subtitles', id, languages.join(' ')] as const,
   lists: () => ['videos', 'list'] as const,
   list: (query: VideoListQuery) => ['videos', 'list', query] as const,
 };
@@ -62,6 +66,21 @@ export function videoQuery(id: number) {
  */
 export function openVideo(queryClient: QueryClient, id: number): Promise<Video> {
   return queryClient.fetchQuery({ ...videoQuery(id), staleTime: 0 });
+}
+
+/**
+ * GET /api/videos/{id}/subtitulos (R-VID-20): the video's tracks, one per language, with signed
+ * `.vtt` locations. Asked only when the video says it has some (`idiomasSubtitulos`), and kept as
+ * long as the detail is (the signed locations live as long as the video's media locations).
+ */
+export function subtitlesQuery(video: Pick<Video, 'id' | 'idiomasSubtitulos'>) {
+  return queryOptions({
+    // The languages in the key: a track added or removed (the detail's list changes) is asked again.
+    queryKey: videoKeys.subtitles(video.id, video.idiomasSubtitulos),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/videos/{id}/subtitulos', { params: { path: { id: video.id } }, signal })),
+    enabled: video.idiomasSubtitulos.length > 0,
+    staleTime: Infinity,
+  });
 }
 
 // ---- the list ----------------------------------------------------------------------------------

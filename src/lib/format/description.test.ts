@@ -107,3 +107,51 @@ describe.each([
     });
   });
 });
+
+// R-VID-29: the detail page's timestamps as buttons (formatDescription with `timestampsUpTo`).
+describe("timestamps that seek", () => {
+  const linked = (text: string, upTo = 7200) => render(sanitizedDescription(text, { timestampsUpTo: upTo }));
+  const seeks = (text: string, upTo?: number) =>
+    [...linked(text, upTo).querySelectorAll("button")].map((button) => [button.textContent, button.dataset.seek]);
+
+  it("turns m:ss, mm:ss and h:mm:ss anywhere in the text into buttons with their seconds", () => {
+    expect(seeks("Ver 0:45, luego 12:34 y al final 1:02:03.")).toEqual([
+      ["0:45", "45"],
+      ["12:34", "754"],
+      ["1:02:03", "3723"],
+    ]);
+    const button = linked("en 1:30").querySelector("button")!;
+    expect(button.getAttribute("type")).toBe("button");
+    expect([...button.attributes].map((attribute) => attribute.name).sort()).toEqual(["class", "data-seek", "type"]);
+  });
+
+  it("keeps the marks around and beside a timestamp", () => {
+    const container = linked("*1:30* _Intro_ ~2:00~\n3:00 fin");
+    expect(container.querySelector("strong button")).toHaveTextContent("1:30");
+    expect(container.querySelector("u button")).toHaveTextContent("2:00");
+    expect(container.querySelector("em")).toHaveTextContent("Intro");
+    expect(container.querySelectorAll("br")).toHaveLength(1);
+  });
+
+  it("leaves what is not a timestamp of the video as text", () => {
+    for (const text of ["10:30h", "1:5", "12:345", "1:60", "3.1:20", "ratio 16:9", "v1:20:30:40", "2026-03-05T12:00:00"]) {
+      expect(seeks(text), text).toEqual([]);
+    }
+    // Past the video's end.
+    expect(seeks("5:00 y 10:01", 600)).toEqual([["5:00", "300"]]);
+  });
+
+  it("never turns typed markup into elements", () => {
+    const container = linked('<button data-seek="1" onclick="alert(1)">0:10</button> 0:20');
+    // The typed tag is text; the timestamps in that text are still the page's own buttons.
+    expect([...container.querySelectorAll("button")].map((button) => [...button.attributes].map((a) => `${a.name}=${a.value}`).join(" "))).toEqual([
+      "type=button class=description-timestamp data-seek=10",
+      "type=button class=description-timestamp data-seek=20",
+    ]);
+    expect(container.textContent).toBe('<button data-seek="1" onclick="alert(1)">0:10</button> 0:20');
+  });
+
+  it("gives the cards' form (no option) no buttons", () => {
+    expect(render(sanitizedDescription("0:00 Intro")).querySelector("button")).toBeNull();
+  });
+});

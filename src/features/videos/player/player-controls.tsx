@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Box, Group, Kbd, Menu, Modal, Slider, Table, Text, Tooltip } from '@mantine/core';
 import {
+  IconBadgeCc,
+  IconBadgeCcFilled,
   IconCheck,
   IconGauge,
   IconKeyboard,
@@ -16,6 +18,22 @@ import {
 import { playerMessages as t } from '../../../lib/messages.ts';
 import { PLAYER_SHORTCUTS } from './player-keys.ts';
 import { frameAt, type StoryboardFrame } from './storyboard.ts';
+import type { Capitulo, Subtitulo } from '../videos.queries.ts';
+
+const NONE: readonly never[] = [];
+
+/** R-VID-26: a chapter's start as a thin bar across the seek bar's track, visible on either side of the thumb. */
+const CHAPTER_MARK_STYLES = {
+  mark: {
+    width: 3,
+    height: 'calc(var(--slider-size) + 4px)',
+    borderRadius: 1,
+    border: 'none',
+    backgroundColor: 'white',
+    boxShadow: '0 0 0 1px rgba(0, 0, 0, 0.7)',
+    transform: 'translate(calc(var(--slider-size) / 2 - 1.5px), -2px)',
+  },
+} as const;
 
 /** R-VID-11: the speeds the menu offers. */
 export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
@@ -27,6 +45,16 @@ export function clockTime(seconds: number): string {
   const m = Math.floor((whole % 3600) / 60);
   const s = String(whole % 60).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** R-VID-26: the chapter playing at `seconds` (the last one started), or null. */
+export function chapterAt(chapters: readonly Capitulo[], seconds: number): Capitulo | null {
+  let found: Capitulo | null = null;
+  for (const chapter of chapters) {
+    if (chapter.inicio > seconds) break;
+    found = chapter;
+  }
+  return found;
 }
 
 const speedLabel = (speed: number) => (speed === 1 ? t.speedNormal : String(speed).replace('.', ','));
@@ -53,6 +81,13 @@ export interface PlayerControlsProps {
   level: number;
   pipSupported: boolean;
   storyboard: StoryboardFrame[];
+  /** R-VID-26: the video's chapters (ascending), as marks on the seek bar. */
+  chapters?: readonly Capitulo[];
+  /** R-VID-20: the subtitle tracks ('Subtítulos' menu when there is one). */
+  subtitles?: readonly Subtitulo[];
+  /** The language shown, null for none. */
+  captionLanguage?: string | null;
+  onCaptionLanguage?: (language: string | null) => void;
   /** Where menus, tooltips and the overlay attach (the player in fullscreen). */
   portalTarget: HTMLElement | undefined;
   shortcutsOpen: boolean;
@@ -80,10 +115,18 @@ function ControlButton({ label, onClick, children, portal }: { label: string; on
 /** R-VID-10: the player's own controls, in Spanish, over the picture. */
 export function PlayerControls(props: PlayerControlsProps) {
   const { paused, currentTime, duration, volume, muted, speed, fullscreen, levels, level, pipSupported, storyboard, portalTarget, adaptive = false } = props;
+  const { chapters = NONE, subtitles = NONE, captionLanguage = null } = props;
   const total = Number.isFinite(duration) && duration > 0 ? duration : 0;
-  const [hover, setHover] = useState<{ seconds: number; fraction: number } | null>(null);
+  const [pointer, setPointer] = useState<{ seconds: number; fraction: number } | null>(null);
+  const [focused, setFocused] = useState(false);
+  // The pointer's place, or (keyboard) the thumb's as the arrows move it.
+  const hover = pointer ?? (focused && total > 0 ? { seconds: currentTime, fraction: Math.min(1, currentTime / total) } : null);
   const portal = { target: portalTarget };
   const preview = hover && storyboard.length > 0 ? frameAt(storyboard, hover.seconds) : null;
+  const hoverChapter = hover ? chapterAt(chapters, hover.seconds) : null;
+  // The first chapter starts at 0:00, under the thumb at the start: only the later ones are marked.
+  const marks = total > 0 ? chapters.filter((chapter) => chapter.inicio > 0 && chapter.inicio < total).map((chapter) => ({ value: chapter.inicio })) : [];
+  const shownSubtitle = subtitles.find((entry) => entry.idioma === captionLanguage);
   const currentHeight = levels.find((entry) => entry.index === level)?.height;
 
   return (
@@ -96,13 +139,13 @@ export function PlayerControls(props: PlayerControlsProps) {
         onMouseMove={(event) => {
           const box = event.currentTarget.getBoundingClientRect();
           const fraction = Math.min(1, Math.max(0, (event.clientX - box.left) / box.width));
-          setHover({ seconds: fraction * total, fraction });
+          setPointer({ seconds: fraction * total, fraction });
         }}
-        onMouseLeave={() => setHover(null)}
-        onFocus={() => setHover(total > 0 ? { seconds: currentTime, fraction: currentTime / total } : null)}
-        onBlur={() => setHover(null)}
+        onMouseLeave={() => setPointer(null)}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
       >
-        {hover && (preview || storyboard.length > 0) && (
+        {hover && (preview || storyboard.length > 0 || hoverChapter) && (
           <Box
             data-storyboard-preview
             style={{ position: 'absolute', bottom: 18, left: `${hover.fraction * 100}%`, transform: 'translateX(-50%)', pointerEvents: 'none', textAlign: 'center' }}
@@ -121,6 +164,11 @@ export function PlayerControls(props: PlayerControlsProps) {
                 }}
               />
             )}
+            {hoverChapter && (
+              <Text data-chapter-name size="xs" fw={600} c="white" bg="rgba(0,0,0,0.8)" px={4} maw={220} truncate="end" style={{ borderRadius: 4, margin: '0 auto 2px' }}>
+                {hoverChapter.titulo}
+              </Text>
+            )}
             <Text size="xs" c="white" bg="rgba(0,0,0,0.8)" px={4} style={{ display: 'inline-block', borderRadius: 4 }}>
               {clockTime(hover.seconds)}
             </Text>
@@ -128,7 +176,12 @@ export function PlayerControls(props: PlayerControlsProps) {
         )}
         <Slider
           thumbLabel={t.seek}
-          thumbValueText={(value) => t.position(clockTime(value), clockTime(total))}
+          thumbValueText={(value) => {
+            const chapter = chapterAt(chapters, value);
+            return chapter ? t.positionInChapter(clockTime(value), clockTime(total), chapter.titulo) : t.position(clockTime(value), clockTime(total));
+          }}
+          marks={marks}
+          styles={marks.length > 0 ? CHAPTER_MARK_STYLES : undefined}
           min={0}
           max={total || 1}
           step={1}
@@ -172,6 +225,29 @@ export function PlayerControls(props: PlayerControlsProps) {
           </Text>
         </Group>
         <Group gap={2} wrap="nowrap">
+          {subtitles.length > 0 && (
+            <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
+              <Menu.Target>
+                <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.subtitles}: ${shownSubtitle?.etiqueta ?? t.subtitlesOff}`}>
+                  {shownSubtitle ? <IconBadgeCcFilled size={20} /> : <IconBadgeCc size={20} />}
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{t.subtitles}</Menu.Label>
+                {[...subtitles.map((entry) => ({ idioma: entry.idioma as string | null, text: entry.etiqueta })), { idioma: null, text: t.subtitlesOff }].map((entry) => (
+                  <Menu.Item
+                    key={entry.idioma ?? ''}
+                    lang={entry.idioma ?? undefined}
+                    aria-current={entry.idioma === captionLanguage ? true : undefined}
+                    leftSection={<IconCheck size={14} style={{ visibility: entry.idioma === captionLanguage ? 'visible' : 'hidden' }} aria-hidden />}
+                    onClick={() => props.onCaptionLanguage?.(entry.idioma)}
+                  >
+                    {entry.text}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
           <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
             <Menu.Target>
               <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.speed}: ${speedLabel(speed)}`}>

@@ -8,6 +8,7 @@ import { parseStartSecond, parseVideoId, type VideoSearch } from '../../../featu
 import { openVideo, videoQuery } from '../../../features/videos/videos.queries.ts';
 import { isApiError } from '../../../lib/api/api-error.ts';
 import { documentTitle } from '../../../lib/first-screen-messages.ts';
+import type { ToastInput } from '../../../../machines/toast/toast.types.ts';
 
 /** /videos/{id}: the video detail page (R-VID-1). The list's filters are the layout's (_auth.tsx). */
 export const Route = createFileRoute('/_auth/videos/$id')({
@@ -48,8 +49,11 @@ export const Route = createFileRoute('/_auth/videos/$id')({
 
 function VideoDetailRoute() {
   const { id } = Route.useParams();
+  // R-VID-28: where the video starts (a search snippet's second, or a shared moment's).
+  const { t } = Route.useSearch();
   const { queryClient, toasts } = Route.useRouteContext();
   const { data: video } = useSuspenseQuery(videoQuery(id));
   const [logic] = useState(() => createVideoDetailLogic(queryClient, toasts));
-  return <VideoDetail key={video.id} video={video} {...logic} />;
+  const [notify] = useState(() => (toast: ToastInput) => void toasts.show(toast));
+  return <VideoDetail key={video.id} video={video} {...logic} startAt={t} notify={notify} />;
 }
