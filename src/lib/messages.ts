@@ -90,7 +90,6 @@ export const libraryMessages = {
   // Administrators (R-LIB-23…26): captions at a glance, and what was said that matches the search.
   noSubtitles: 'Sin subtítulos',
   snippetTime: (time: string) => `en ${time}`,
-  snippetLink: (titulo: string, time: string) => `Ver «${titulo}» en ${time}`,
   snippets: 'Coincidencias en lo que se dice',
   subtitlesChip: 'Subtítulos',
   subtitlesFilterTitle: 'Filtrar por subtítulos',
