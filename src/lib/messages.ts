@@ -208,6 +208,8 @@ export const subtitleMessages = {
   loadFailed: 'No se han podido cargar los subtítulos',
   retry: 'Reintentar',
   saving: 'Guardando los subtítulos…',
+  removing: 'Quitando los subtítulos…',
+  loading: 'Cargando los subtítulos…',
   saved: (language: string) => `Subtítulos en ${language} guardados`,
   removed: (language: string) => `Subtítulos en ${language} quitados`,
   // The wizard after Confirmar (R-UPL-11): the video exists, some files were refused.

@@ -50,9 +50,14 @@ export function isSubtitleFileName(name: string): boolean {
  * languages (`charla.en.srt` → en, `charla.pt-BR.vtt` → pt), else Spanish.
  */
 export function guessSubtitleLanguage(name: string): SubtitleLanguage {
+  return languageInName(name) ?? DEFAULT_SUBTITLE_LANGUAGE;
+}
+
+/** The offered language a file's name carries before its extension, or null. */
+export function languageInName(name: string): SubtitleLanguage | null {
   const match = /\.([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{2,4})?\.(?:vtt|srt)$/i.exec(name);
   const tag = match?.[1]?.toLowerCase();
-  return tag && (SUBTITLE_LANGUAGES as readonly string[]).includes(tag) ? tag : DEFAULT_SUBTITLE_LANGUAGE;
+  return tag && (SUBTITLE_LANGUAGES as readonly string[]).includes(tag) ? tag : null;
 }
 
 /** The content type a file is sent with, from its extension (browsers give .srt no type). */
