@@ -193,6 +193,7 @@ describe('captions from the administrators’ forms, and the search in what is s
     await page.goto(`${product.url}/videos`);
     await card(UNCAPTIONED).getByText('Sin subtítulos', { exact: true }).waitFor();
     expect(await card(CAPTIONED).getByText('Sin subtítulos', { exact: true }).count()).toBe(0);
+    await screenshot(page, 'captions-badge-desktop');
 
     await page.getByRole('button', { name: 'Subtítulos', exact: true }).click();
     await page.getByRole('dialog', { name: 'Filtrar por subtítulos' }).getByRole('button', { name: 'Sin subtítulos' }).click();
@@ -200,6 +201,7 @@ describe('captions from the administrators’ forms, and the search in what is s
     await card(CAPTIONED).waitFor({ state: 'detached' });
     await card(UNCAPTIONED).waitFor();
     // The chip says the filter in effect and clears it.
+    await page.getByRole('dialog', { name: 'Filtrar por subtítulos' }).waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Sin subtítulos', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Quitar filtro de subtítulos' }).click();
     await card(CAPTIONED).waitFor();

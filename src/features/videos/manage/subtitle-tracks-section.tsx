@@ -58,7 +58,7 @@ export const SubtitleTracksSection = memo(function SubtitleTracksSection({ logic
   };
 
   return (
-    <Fieldset legend={subtitleMessages.section} variant="unstyled" aria-busy={snapshot.matches('loading') || busy}>
+    <Fieldset legend={subtitleMessages.section} aria-busy={snapshot.matches('loading') || busy} p="sm">
       <Stack gap="xs">
         {snapshot.matches('loading') && (
           <Group gap="xs">

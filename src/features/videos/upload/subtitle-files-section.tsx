@@ -73,7 +73,7 @@ export function SubtitleFilesSection({ value, onChange, disabled = false, failur
   };
 
   return (
-    <Fieldset legend={subtitleMessages.section} variant="unstyled" disabled={disabled} aria-describedby={hintId}>
+    <Fieldset legend={subtitleMessages.section} disabled={disabled} aria-describedby={hintId} p="sm">
       <Stack gap="xs">
         <Text id={hintId} size="sm" c="dimmed">
           {subtitleMessages.hint}
@@ -88,7 +88,7 @@ export function SubtitleFilesSection({ value, onChange, disabled = false, failur
                 <li key={idioma}>
                   <Stack gap={4}>
                     <Group gap="xs" wrap="wrap" align="flex-end">
-                      <Group gap={6} wrap="nowrap" style={{ flex: '1 1 12rem', minWidth: 0 }}>
+                      <Group gap={6} wrap="nowrap" style={{ flex: '1 1 9rem', minWidth: 0 }}>
                         <IconFileText size={18} aria-hidden style={{ flexShrink: 0 }} />
                         <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
                           {file.name}{' '}
@@ -110,16 +110,19 @@ export function SubtitleFilesSection({ value, onChange, disabled = false, failur
                         w={150}
                         size="sm"
                       />
-                      <FileButton onChange={(next) => replace(idioma, next)} accept={SUBTITLE_ACCEPT} disabled={disabled || done}>
-                        {(props) => (
-                          <Button {...props} variant="default" size="sm" leftSection={<IconRefresh size={16} aria-hidden />} aria-label={subtitleMessages.replaceLabel(language)} disabled={disabled || done}>
-                            {subtitleMessages.replace}
-                          </Button>
-                        )}
-                      </FileButton>
-                      <Button variant="subtle" color="red.8" size="sm" leftSection={<IconTrash size={16} aria-hidden />} aria-label={subtitleMessages.removeLabel(language)} onClick={() => remove(idioma)} disabled={disabled || done}>
-                        {subtitleMessages.remove}
-                      </Button>
+                      {/* The row's two buttons stay together when the row wraps. */}
+                      <Group gap="xs" wrap="nowrap">
+                        <FileButton onChange={(next) => replace(idioma, next)} accept={SUBTITLE_ACCEPT} disabled={disabled || done}>
+                          {(props) => (
+                            <Button {...props} variant="default" size="sm" leftSection={<IconRefresh size={16} aria-hidden />} aria-label={subtitleMessages.replaceLabel(language)} disabled={disabled || done}>
+                              {subtitleMessages.replace}
+                            </Button>
+                          )}
+                        </FileButton>
+                        <Button variant="subtle" color="red.8" size="sm" leftSection={<IconTrash size={16} aria-hidden />} aria-label={subtitleMessages.removeLabel(language)} onClick={() => remove(idioma)} disabled={disabled || done}>
+                          {subtitleMessages.remove}
+                        </Button>
+                      </Group>
                     </Group>
                     {failure && (
                       <Text size="sm" c="red.8" role="alert">
