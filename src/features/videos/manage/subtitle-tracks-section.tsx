@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import '@mantine/core/styles/Fieldset.css';
 import { Alert, Button, FileButton, Fieldset, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconFileText, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useActorRef, useSelector } from '@xstate/react';

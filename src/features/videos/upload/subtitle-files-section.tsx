@@ -1,4 +1,6 @@
 import { useId, useState } from 'react';
+// Fieldset's CSS is in no earlier chunk: the section brings it (the wizard's and the edit dialog's chunks).
+import '@mantine/core/styles/Fieldset.css';
 import { Alert, Button, FileButton, Fieldset, Group, Select, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconFileText, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import type { SubtitleFailure } from '../../../../machines/upload-wizard/upload-wizard.types.ts';
@@ -88,7 +90,8 @@ export function SubtitleFilesSection({ value, onChange, disabled = false, failur
                 <li key={idioma}>
                   <Stack gap={4}>
                     <Group gap="xs" wrap="wrap" align="flex-end">
-                      <Group gap={6} wrap="nowrap" style={{ flex: '1 1 9rem', minWidth: 0 }}>
+                      {/* The file's name on its own line, its language and buttons under it, at any width. */}
+                      <Group gap={6} wrap="nowrap" style={{ flex: '1 1 100%', minWidth: 0 }}>
                         <IconFileText size={18} aria-hidden style={{ flexShrink: 0 }} />
                         <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
                           {file.name}{' '}
