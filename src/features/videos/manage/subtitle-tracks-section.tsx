@@ -105,7 +105,7 @@ export const SubtitleTracksSection = memo(function SubtitleTracksSection({ logic
                           </Button>
                         </Group>
                       ) : (
-                        <>
+                        <Group gap="xs" wrap="nowrap">
                           <FileButton onChange={(file) => send(track.idioma, file)} accept={SUBTITLE_ACCEPT} disabled={busy}>
                             {(props) => (
                               <Button
@@ -132,7 +132,7 @@ export const SubtitleTracksSection = memo(function SubtitleTracksSection({ logic
                           >
                             {subtitleMessages.remove}
                           </Button>
-                        </>
+                        </Group>
                       )}
                     </Group>
                   </li>
