@@ -167,10 +167,30 @@ export interface paths {
          *     (adopted now) or else the one the processing made. It is listed at once.
          */
         post: operations["createVideo"];
-        delete?: never;
+        /**
+         * Delete several videos and their files (admin).
+         * @description Batch delete (docs/decisions/0127-batch-video-operations.md): the videos of `ids` (1–100, each
+         *     once) as `deleteVideo` deletes one, in one transaction, each audited (`video.deleted`); their
+         *     files after the commit. Answers per id, in the order of `ids`: 204 (deleted) or 404
+         *     `resource-not-found` (there was no such video).
+         */
+        delete: operations["deleteVideos"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change several videos at once (admin) — add or remove tags, set the visibility.
+         * @description Batch edit (docs/decisions/0127-batch-video-operations.md). `ids` names 1–100 videos, each once;
+         *     `operaciones` are applied in order to every one of them: `add` `/etiquetas/-` with a tag id adds
+         *     that tag, `remove` `/etiquetas/<tagId>` takes it off (tags are a set keyed by id: adding one the
+         *     video has, or removing one it lacks, changes nothing), `replace` `/isVisible` sets the
+         *     visibility. A malformed operation or a tag that does not exist is 400 `validation-error` naming
+         *     the field (`body.operaciones.1.value`, `body.operaciones.2.path`), as is a batch that would
+         *     leave a video with more than 50 tags (`body.operaciones`), and nothing is applied. Else
+         *     one transaction applies them to every video that exists, and answers per id, in the order of
+         *     `ids`: 200 (applied, or nothing to change) or 404 `resource-not-found` (deleted meanwhile).
+         *     Each changed video is audited (`video.edited`, before and after) and lists show the change at once.
+         */
+        patch: operations["patchVideos"];
         trace?: never;
     };
     "/api/videos/{id}": {
@@ -211,6 +231,38 @@ export interface paths {
          *     A refused patch changes nothing. Answers the updated video.
          */
         patch: operations["patchVideo"];
+        trace?: never;
+    };
+    "/api/videos/{id}/archivo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["VideoId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the video's file with a newly uploaded one (admin).
+         * @description File replacement (docs/decisions/0128-video-file-replacement.md). `idExterno` is the asset of an
+         *     upload session (`POST /api/uploads`) whose video has arrived and been processed (`ready`); until
+         *     then the old file goes on playing. An unknown asset is 404 `resource-not-found` (as is an unknown
+         *     video); one not complete or still processing, or that belongs to a video already, is 409
+         *     `conflict`; one whose processing failed is 422 `invalid-media`. In one transaction the video takes
+         *     the new asset (`idExterno`, `duracion`, thumbnail, preview, HLS renditions, storyboard; a
+         *     thumbnail uploaded to the session's thumbnail location is adopted) and keeps its id, texts, tags,
+         *     ratings, favourites, views and subtitle tracks (their files are copied to the new asset); saved
+         *     playback positions past the new duration are cleared; the old upload session goes. Audited as
+         *     `video.file-replaced` (before and after: `idExterno`, `duracion`). The old asset's files are then
+         *     deleted, so its media locations answer 404. Answers the video.
+         */
+        put: operations["replaceVideoFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/videos/{id}/subtitulos": {
@@ -406,7 +458,10 @@ export interface paths {
             header?: never;
             path: {
                 id: components["parameters"]["AssetId"];
-                /** @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`). */
+                /**
+                 * @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`).
+                 * @example video.mp4
+                 */
                 file: string;
             };
             cookie?: never;
@@ -966,6 +1021,45 @@ export interface components {
              */
             value: true;
         };
+        VideoIdList: number[];
+        VideosBatchPatch: {
+            ids: components["schemas"]["VideoIdList"];
+            operaciones: components["schemas"]["VideosBatchOperation"][];
+        };
+        VideosBatchOperation: {
+            /** @constant */
+            op: "add";
+            /** @constant */
+            path: "/etiquetas/-";
+            /** @description The id of the tag to add. */
+            value: number;
+        } | {
+            /** @constant */
+            op: "remove";
+            /** @description The tag to take off, by id: `/etiquetas/7`. */
+            path: string;
+        } | {
+            /** @constant */
+            op: "replace";
+            /** @constant */
+            path: "/isVisible";
+            value: boolean;
+        };
+        VideosBatchResult: {
+            resultados: {
+                id: number;
+                /**
+                 * @description 200 changed (or nothing to change), 204 deleted, 404 no such video.
+                 * @enum {integer}
+                 */
+                status: 200 | 204 | 404;
+                type?: components["schemas"]["ProblemType"];
+                detail?: string;
+            }[];
+        };
+        VideoFileReplacement: {
+            idExterno: components["schemas"]["AssetId"];
+        };
         UploadFileInfo: {
             contentType: string & components["schemas"]["TextWithoutNul"];
             size: number;
@@ -1445,6 +1539,61 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
+    deleteVideos: {
+        parameters: {
+            query: {
+                /** @description Comma-separated video ids, 1 to 100 of them, each once: `ids=3,7,12`. */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome for each id, in the order of `ids`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideosBatchResult"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    patchVideos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VideosBatchPatch"];
+            };
+        };
+        responses: {
+            /** @description The outcome for each id, in the order of `ids`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideosBatchResult"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
     getVideo: {
         parameters: {
             query?: never;
@@ -1514,6 +1663,39 @@ export interface operations {
         };
         responses: {
             /** @description The updated video. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Video"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            422: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    replaceVideoFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["VideoId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VideoFileReplacement"];
+            };
+        };
+        responses: {
+            /** @description The video with its new file. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1810,7 +1992,10 @@ export interface operations {
             };
             path: {
                 id: components["parameters"]["AssetId"];
-                /** @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`). */
+                /**
+                 * @description `video.mp4`, `preview.mp4`, `thumbnail.jpg`, or a subtitle track, `subtitulos-<idioma>.vtt` (`text/vtt`).
+                 * @example video.mp4
+                 */
                 file: string;
             };
             cookie?: never;

@@ -206,6 +206,34 @@ const MATRIX: Record<string, MatrixRow[]> = {
     },
   ],
 
+  patchVideos: [
+    {
+      row: "a visible and an invisible video: a tag added, the visibility set (administrators' fields; fresh videos for each caller let through)",
+      request: async (w, { allowed }) => {
+        const ids = allowed ? [(await w.fresh.video()).id, (await w.fresh.video({ isVisible: false })).id] : [w.visibleVideo.id, w.invisibleVideo.id];
+        return json('/api/videos', { ids, operaciones: [{ op: 'add', path: '/etiquetas/-', value: w.tagId }, { op: 'replace', path: '/isVisible', value: true }] });
+      },
+    },
+  ],
+
+  deleteVideos: [
+    {
+      row: 'two videos, one invisible (fresh ones for each caller let through)',
+      request: async (w, { allowed }) => {
+        const ids = allowed ? [(await w.fresh.video()).id, (await w.fresh.video({ isVisible: false })).id] : [w.visibleVideo.id, w.invisibleVideo.id];
+        return { url: `/api/videos?ids=${ids.join(',')}` };
+      },
+    },
+  ],
+
+  replaceVideoFile: [
+    {
+      row: 'a visible video and a processed upload (fresh ones for each caller let through)',
+      request: async (w, { allowed }) =>
+        allowed ? json(`/api/videos/${(await w.fresh.video()).id}/archivo`, { idExterno: await w.fresh.readyUpload() }) : json(`/api/videos/${w.visibleVideo.id}/archivo`, { idExterno: newAsset() }),
+    },
+  ],
+
   createUpload: [{ row: 'a new upload session', request: () => json('/api/uploads', { video: { contentType: 'video/mp4', size: 4096 } }) }],
 
   getUpload: [{ row: 'an upload session', request: (w) => ({ url: `/api/uploads/${w.upload.asset}` }) }],

@@ -124,6 +124,15 @@ interface Part {
   note?: string;
 }
 
+/** A key for ids no request may name: `<pool>:<id>`. */
+const PROTECTED = new Set<string>();
+
+/** Whether a batch's ids (a body's `ids` array, a query's `3,7`) name a video no request may name. */
+function namesProtectedVideo(ids: unknown): boolean {
+  return (Array.isArray(ids) ? ids : String(ids).split(',')).some((id) => PROTECTED.has(`videos:${String(id)}`));
+}
+const batchSafe = (body: unknown) => !(body !== null && typeof body === 'object' && 'ids' in body && namesProtectedVideo(body.ids));
+
 const INVALID_INTEGERS = ['0', '-1', '2147483648', '99999999999999999999', '1e3', '0x1', '01', '+1', '1.0', 'abc', '%00', '1%00', '%2e%2e%2f', '..%2F..%2Fetc%2Fpasswd', '%E2%80%AE1', '%20', '%EF%BC%91', 'null', '[]'];
 const INVALID_ASSETS = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e%2f%2e%2e%2fsecrets.json', 'short', '%00', 'a'.repeat(65), 'asset_%00_0123', 'asset.mp4', '%E2%80%AEasset_123456', '%F0%9F%98%80%F0%9F%98%80%F0%9F%98%80', 'asset_01234567%2F..', '..%5C..%5Ctao.sqlite'];
 const INVALID_FILES = ['..%2Fvideo.mp4', 'video.mp4%00.jpg', 'VIDEO.MP4', 'secrets.json', '..%2F..%2Fsecrets.json', 'tao.sqlite', 'video', 'thumbnail', 'video.mp4.partial', 'thumbnail.pending', '%00'];
@@ -179,7 +188,9 @@ function pathPart(op: OperationSpec, parameter: ParameterSpec, pools: Pools, mod
 }
 
 function queryPart(parameter: ParameterSpec, pools: Pools, mode: Mode): fc.Arbitrary<Part | undefined> {
-  const valid = arbitraryOf(parameter.schema).map((v) => String(v));
+  const generated = arbitraryOf(parameter.schema).map((v) => String(v));
+  // a batch's ids (DELETE /api/videos?ids=): real videos now and then, never a protected one
+  const valid = (parameter.name === 'ids' ? fc.oneof(generated, fc.subarray(pools.videos, { minLength: 1 }).map((ids) => ids.join(','))) : generated).filter((text) => !namesProtectedVideo(text));
   const odd = fc.oneof(
     fc.constantFrom(...HOSTILE_TEXTS, ...INVALID_INTEGERS.map(decodeURIComponentSafe), 'x'.repeat(5000)),
     fc.string({ unit: textUnit, maxLength: 30 }),
@@ -275,6 +286,18 @@ function seededBody(op: OperationSpec, world: SecurityWorld, pools: Pools): fc.A
       return fc
         .tuple(arbitraryOf(schema), fc.constantFrom(...pools.readyUploads), fc.subarray(pools.tags))
         .map(([body, idExterno, tags]) => ({ ...(body as object), idExterno, tags }));
+    case 'patchVideos':
+      return fc.record({
+        ids: fc.subarray(pools.videos, { minLength: 1 }),
+        operaciones: fc.array(
+          fc.oneof(
+            fc.constantFrom(...pools.tags).map((value) => ({ op: 'add', path: '/etiquetas/-', value })),
+            fc.constantFrom(...pools.tags).map((tag) => ({ op: 'remove', path: `/etiquetas/${tag}` })),
+            fc.boolean().map((value) => ({ op: 'replace', path: '/isVisible', value })),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+      });
     default:
       return undefined;
   }
@@ -286,9 +309,9 @@ function jsonBodyPart(op: OperationSpec, mode: Mode, world: SecurityWorld, pools
   const seeded = seededBody(op, world, pools);
   const contentType = fc.oneof({ weight: by(mode, 12, 4), arbitrary: fc.constantFrom(...accepted) }, { weight: 1, arbitrary: fc.constantFrom(...WRONG_CONTENT_TYPES) });
   const payload = fc.oneof(
-    { weight: by(mode, 8, 2), arbitrary: arbitraryOf(schema).map((v) => ({ payload: JSON.stringify(v), note: 'generated body' })) },
+    { weight: by(mode, 8, 2), arbitrary: arbitraryOf(schema).filter(batchSafe).map((v) => ({ payload: JSON.stringify(v), note: 'generated body' })) },
     { weight: seeded ? by(mode, 6, 1) : 0, arbitrary: (seeded ?? fc.constant(null)).map((v) => ({ payload: JSON.stringify(v), note: 'body of real rows' })) },
-    { weight: by(mode, 4, 6), arbitrary: mutantOf(schema).map((m) => ({ payload: m.value === undefined ? undefined : JSON.stringify(m.value), note: m.mutation })) },
+    { weight: by(mode, 4, 6), arbitrary: mutantOf(schema).filter((m) => batchSafe(m.value)).map((m) => ({ payload: m.value === undefined ? undefined : JSON.stringify(m.value), note: m.mutation })) },
     { weight: by(mode, 1, 2), arbitrary: brokenJsonOf(arbitraryOf(schema)).map((b) => ({ payload: b.payload, note: b.mutation })) },
     { weight: 1, arbitrary: fc.constant({ payload: undefined, note: 'no body' }) },
   );
@@ -342,8 +365,6 @@ function fileBodyPart(): fc.Arbitrary<BodyPart> {
   return fc.oneof(coherent, mismatched);
 }
 
-/** A key for ids no request may name: `<pool>:<id>`. */
-const PROTECTED = new Set<string>();
 
 function callArbitrary(op: OperationSpec, mode: Mode, world: SecurityWorld, pools: Pools): fc.Arbitrary<FuzzCall> {
   const pathParameters = op.parameters.filter((p) => p.in === 'path');

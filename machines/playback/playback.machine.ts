@@ -12,6 +12,11 @@ export const RESUME_END_MARGIN_S = 5;
 /** R-VID-16: a network failure is retried this many times, after 1 s, 2 s, 4 s. */
 export const MAX_RETRIES = 3;
 export const RETRY_BASE_MS = 1000;
+/**
+ * Playing but without data for this long counts as a network failure (R-VID-16): hls.js, with lower
+ * renditions to fall back on, may go on failing without ever reporting a fatal error.
+ */
+export const STALL_MS = 20_000;
 
 /** Where a load goes back to: the saved position, or where the user was before a reload. */
 const resumeAt = ({ context }: { context: PlaybackContext }): SeekParams => ({ seconds: context.resumeAt ?? 0 });
@@ -40,6 +45,7 @@ export const playbackMachine = setup({
   delays: {
     saveInterval: SAVE_INTERVAL_MS,
     retryDelay: ({ context }) => RETRY_BASE_MS * 2 ** Math.max(0, context.attempts - 1),
+    stallTimeout: STALL_MS,
   },
   actions: {
     seek: (_, _params: SeekParams) => {
@@ -60,6 +66,8 @@ export const playbackMachine = setup({
       if (event.type !== 'media.loaded' || context.resumeAt === null) return false;
       return Number.isFinite(event.duration) && context.resumeAt > 0 && context.resumeAt < event.duration - RESUME_END_MARGIN_S;
     },
+    // A reload goes back to where the user was, even in the last seconds (only an opening starts over there).
+    canReturn: ({ context, event }) => event.type === 'media.loaded' && context.resumeAt !== null && context.resumeAt > 0,
     positionMoved: ({ context }) => wholeSeconds(context.position) !== (context.savedPosition ?? 0),
     canRetry: ({ context, event }) => event.type === 'media.error' && event.network && context.attempts < MAX_RETRIES,
   },
@@ -119,7 +127,7 @@ export const playbackMachine = setup({
       on: {
         'media.loaded': [
           {
-            guard: 'canResume',
+            guard: 'canReturn',
             target: 'ready',
             actions: ['noteDuration', { type: 'seek', params: resumeAt }],
           },
@@ -171,8 +179,10 @@ export const playbackMachine = setup({
           on: { 'media.play': { target: 'playing' } },
         },
         buffering: {
-          description: 'Playing, but the media waits for data (waiting, stalled): a spinner shows.',
+          description: 'Playing, but the media waits for data (waiting, stalled): a spinner shows; too long is a network failure.',
           meta: { qa: 'Cargando datos' },
+          // Entered from playing only, whose entry spent no attempt: the first retry follows.
+          after: { stallTimeout: { target: '#playback.retrying', actions: 'countAttempt' } },
           on: {
             'media.play': { target: 'playing' },
             'media.pause': {

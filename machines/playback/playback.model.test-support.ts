@@ -12,7 +12,7 @@ export const VIDEO_ID = 7;
 export const DURATION = 600;
 
 export type PlaybackSnapshot = SnapshotFrom<typeof playbackMachine>;
-export type PlaybackModelEvent = PlaybackEvent | AfterEvent<'saveInterval'> | AfterEvent<'retryDelay'>;
+export type PlaybackModelEvent = PlaybackEvent | AfterEvent<'saveInterval'> | AfterEvent<'retryDelay'> | AfterEvent<'stallTimeout'>;
 
 const events: PlaybackModelEvent[] = [
   { type: 'media.loaded', duration: DURATION },
@@ -74,5 +74,6 @@ export const playbackModel = defineQaModel({
     'media.error': ({ network }) => (network ? 'la red falla al cargar el video' : 'el video no se puede descodificar'),
     retry: 'el usuario pulsa «Reintentar»',
     'xstate.after.retryDelay': 'pasa la espera antes de reintentar',
+    'xstate.after.stallTimeout': 'pasan 20 s sin datos mientras se reproduce',
   } satisfies EventDescriptions<PlaybackModelEvent>,
 });

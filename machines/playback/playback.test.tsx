@@ -22,6 +22,8 @@ const INTERVAL = 1000;
 /** The first retry's delay, shortened likewise; each next one doubles. */
 const RETRY = 100;
 const retryDelay = (attempts: number) => RETRY * 2 ** Math.max(0, attempts - 1);
+/** How long playing without data may last, shortened likewise. */
+const STALL = 2000;
 
 type Snapshot = PlaybackSnapshot;
 type ModelEvent = PlaybackModelEvent;
@@ -50,7 +52,7 @@ function renderPlayer(posicion: number | null, { defaultInterval = false } = {})
   userPosition = posicion ?? 0;
   // The app's machine; only the network is replaced: the saves are recorded.
   const logic = createPlaybackLogic(createQueryClient()).provide({
-    delays: { ...(defaultInterval ? {} : { saveInterval: INTERVAL }), retryDelay: ({ context }) => retryDelay(context.attempts) },
+    delays: { ...(defaultInterval ? {} : { saveInterval: INTERVAL }), retryDelay: ({ context }) => retryDelay(context.attempts), stallTimeout: STALL },
     actions: { savePosition: (_, params) => void saves.push(params) },
   });
   const view = renderWithTheme(
@@ -170,6 +172,15 @@ const executors = {
     expect(media.loads).toBe(loads);
     await expectSave(() => advance(1), null);
     expect(media.loads).toBe(loads + 1);
+  },
+  'xstate.after.stallTimeout': async () => {
+    // Still waiting a moment before; then it is a network failure: the spinner stays, no reload yet.
+    const loads = media.loads;
+    await expectSave(() => advance(STALL - 1), null);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await expectSave(() => advance(1), null);
+    expect(media.loads).toBe(loads);
+    expect(screen.getByRole('status', { name: 'Cargando…' })).toBeInTheDocument();
   },
   'xstate.after.saveInterval': async () => {
     // Nothing a moment before the interval; then the position, if it moved since the last save.

@@ -147,6 +147,8 @@ export interface VideoUserStatesTable {
 export type UploadVideoState = 'pending' | 'receiving' | 'processing' | 'ready' | 'failed';
 
 /** One upload session (POST /api/uploads), by asset id: its video from the signed location through processing. */
+export type StreamState = 'pending' | 'done' | 'failed';
+
 export interface UploadsTable {
   asset_id: string;
   created_by: number | null;
@@ -161,6 +163,8 @@ export interface UploadsTable {
   duracion: number | null;
   has_thumbnail: ColumnType<Flag, Flag | undefined, Flag>;
   has_preview: ColumnType<Flag, Flag | undefined, Flag>;
+  /** the leased HLS stage: 'pending' once ready, then 'done' or 'failed'; null: from before the lease */
+  stream_state: ColumnType<StreamState | null, StreamState | null | undefined, StreamState | null>;
   /** as videos.hls_heights / has_storyboard, for renditions finished before a video is made of the upload */
   hls_heights: ColumnType<string | null, string | null | undefined, string | null>;
   has_storyboard: ColumnType<Flag, Flag | undefined, Flag>;

@@ -365,6 +365,39 @@ describe('adaptive streaming in Chromium', () => {
     }
   }, 90_000);
 
+  it("says 'No se ha podido reproducir el video' once the network stays down, and 'Reintentar' plays on from there (R-VID-16)", async () => {
+    const { context, page, describe } = await openVideo();
+    try {
+      // On a slow link hls.js holds only a little ahead (on localhost it would hold the whole video).
+      await slowLink(context, page);
+      await showVideo(page, describe);
+      await media(page).evaluate((element: HTMLVideoElement) => element.play());
+      await advances(page, 0.5, 30_000);
+      // Down, then a seek past what is buffered: the segments there cannot arrive.
+      proxy.goDown();
+      const { target, ahead } = await media(page).evaluate((element: HTMLVideoElement) => {
+        const end = element.buffered.length ? element.buffered.end(element.buffered.length - 1) : 0;
+        element.currentTime = Math.min(element.duration - 5, Math.ceil(end) + 10);
+        return { target: element.currentTime, ahead: end };
+      });
+      expect(ahead, 'the seek goes past what is buffered').toBeLessThan(target);
+      const failure = page.getByRole('alert').filter({ hasText: 'No se ha podido reproducir el video' });
+      await failure.waitFor({ timeout: 90_000 }).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\n${await describe('no-failure-shown')}`);
+      });
+      proxy.restore();
+      await failure.getByRole('button', { name: 'Reintentar' }).click();
+      await advances(page, target + 1, 30_000).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\n${await describe('not-playing-after-retry')}`);
+      });
+      expect(await media(page).evaluate((element: HTMLVideoElement) => element.paused)).toBe(false);
+      await expect(failure.count()).resolves.toBe(0);
+    } finally {
+      proxy.restore();
+      await context.close();
+    }
+  }, 180_000);
+
   it('has no axe violations on the video page with the quality menu open (R-VID-12)', async () => {
     const { context, page, describe } = await openVideo();
     try {

@@ -187,7 +187,8 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
   async function settled(asset: string, withinMs: number) {
     for (const deadline = Date.now() + withinMs; Date.now() < deadline; await sleep(50)) {
       const row = await findUpload(server().db.kysely, asset);
-      if (row?.video_state !== 'processing') return row;
+      // processed, and its HLS stage (leased too) over
+      if (row?.video_state !== 'processing' && row?.stream_state !== 'pending') return row;
     }
     throw new Error(`${asset} was not processed within ${withinMs} ms`);
   }
@@ -294,6 +295,42 @@ describeOnEachDatabase('processing leases shared by several instances on one dat
     expect(files.filter((f) => f.endsWith('.m3u8'))).toEqual([]);
     await discard(asset);
   }, 60_000);
+
+  it('the HLS stage of an instance that died is taken over once its lease runs out, and made once (R-OPS-7)', async () => {
+    const asset = newAssetId();
+    const at = iso(Date.now());
+    const expiry = Date.now() + 1500;
+    await new LocalStorage(server().config.mediaDir).write(asset, 'video.mp4', Readable.from([VIDEO]));
+    await insertUpload(server().db.kysely, {
+      asset_id: asset,
+      created_at: at,
+      expires_at: iso(Date.now() + HOUR),
+      video_state: 'ready',
+      duracion: 1,
+      stream_state: 'pending',
+      attempts: 1,
+      claimed_by: 'dead-instance',
+      claimed_until: iso(expiry),
+      updated_at: at,
+    });
+    const survivor = await serviceOfInstance('stream-survivor');
+    const other = await serviceOfInstance('stream-other');
+    await Promise.all([survivor.startProcessing(), other.startProcessing()]);
+    try {
+      let row = await findUpload(server().db.kysely, asset);
+      for (const deadline = Date.now() + 60_000; row?.stream_state === 'pending' && Date.now() < deadline; await sleep(50)) {
+        // held by the dead instance until its lease runs out
+        if (Date.now() < expiry - 200) expect(row.claimed_by).toBe('dead-instance');
+        row = await findUpload(server().db.kysely, asset);
+      }
+      expect(row).toMatchObject({ stream_state: 'done', claimed_by: null, claimed_until: null, has_storyboard: 1 });
+      expect(row!.hls_heights).toMatch(/^\d+(,\d+)*$/);
+      const files = await new LocalStorage(server().config.mediaDir).list(asset);
+      expect(files).toContain('hls-master.m3u8');
+    } finally {
+      await Promise.all([survivor.stopProcessing(), other.stopProcessing()]);
+    }
+  }, 90_000);
 
   it('a video whose instance died is taken over once its lease runs out, not before', async () => {
     const expiry = Date.now() + 1500;

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database, UploadsTable } from '../../db/schema.ts';
 
@@ -120,10 +120,55 @@ export async function releaseClaims(db: Executor, owner: string): Promise<number
   const result = await db
     .updateTable('uploads')
     .set({ claimed_by: null, claimed_until: null, processing_progress: null })
-    .where('video_state', '=', 'processing')
+    .where((eb) => eb.or([eb('video_state', '=', 'processing'), eb('stream_state', '=', 'pending')]))
     .where('claimed_by', '=', owner)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** A ready upload whose HLS stage is pending, claimable now (nobody holds an unexpired lease of it). */
+const streamClaimable = (at: string) => (eb: ExpressionBuilder<Database, 'uploads'>) =>
+  eb.and([eb('video_state', '=', 'ready'), eb('stream_state', '=', 'pending'), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)])]);
+
+/** Claims the HLS stage of a ready upload for `owner` until `until` (as claimProcessing: one instance wins). */
+export async function claimStreaming(db: Executor, assetId: string, owner: string, at: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ claimed_by: owner, claimed_until: until })
+    .where('asset_id', '=', assetId)
+    .where(streamClaimable(at))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Extends the HLS stage's lease `owner` holds; false when it holds it no more. */
+export async function renewStreamingClaim(db: Executor, assetId: string, owner: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ claimed_until: until })
+    .where('asset_id', '=', assetId)
+    .where('stream_state', '=', 'pending')
+    .where('claimed_by', '=', owner)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Ends the HLS stage `owner` holds: 'done', or 'failed' (not tried again; `npm run cli -- hls` may). */
+export async function finishStreaming(db: Executor, assetId: string, owner: string, state: 'done' | 'failed'): Promise<boolean> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ stream_state: state, claimed_by: null, claimed_until: null })
+    .where('asset_id', '=', assetId)
+    .where('stream_state', '=', 'pending')
+    .where('claimed_by', '=', owner)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Ready uploads whose HLS stage is pending and unclaimed (left by a stopped or dead instance), oldest first. */
+export async function listStreamable(db: Executor, at: string, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('uploads').select('asset_id').where(streamClaimable(at)).orderBy('updated_at').limit(limit).execute();
+  return rows.map((r) => r.asset_id);
 }
 
 /** Rows in `processing` nobody holds an unexpired lease of (left by a stopped instance, or not started yet), oldest first. */

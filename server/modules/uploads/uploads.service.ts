@@ -16,6 +16,10 @@ import { acceptsType, ACCEPTED_TYPES, sniffingStream, UnrecognisedContentError, 
 import type { Executor } from './uploads.repository.ts';
 import {
   claimProcessing,
+  claimStreaming,
+  finishStreaming,
+  listStreamable,
+  renewStreamingClaim,
   deleteUpload,
   finishClaim,
   findUpload,
@@ -428,8 +432,9 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
         has_thumbnail: result.hasThumbnail ? 1 : 0,
         has_preview: result.hasPreview ? 1 : 0,
         error: null,
+        stream_state: options.streaming !== false ? 'pending' : null,
       });
-      // R-MED-5: the MP4 plays from now on; the renditions follow, outside this job's lease and queue slot
+      // R-MED-5: the MP4 plays from now on; the renditions follow under a lease of their own (R-OPS-7)
       if (options.streaming !== false && (await findUpload(db.kysely, assetId))?.video_state === 'ready') streamingQueue.enqueue(assetId);
     } catch (error) {
       if (stopping.signal.aborted) {
@@ -456,11 +461,24 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
    * it, and the files it wrote go.
    */
   async function streamUpload(assetId: string): Promise<void> {
-    const row = await findUpload(db.kysely, assetId);
-    if (row?.video_state !== 'ready') return;
+    const at = new Date();
+    // R-OPS-7: one instance makes an asset's renditions; one that stops or dies leaves them to the next
+    if (!(await claimStreaming(db.kysely, assetId, instanceId, at.toISOString(), new Date(at.getTime() + leaseMs).toISOString()))) return;
     const job = new AbortController();
     let ended!: () => void;
     jobs.set(assetId, { controller: job, done: new Promise<void>((resolve) => (ended = resolve)) });
+    const renewal = setInterval(() => {
+      renewStreamingClaim(db.kysely, assetId, instanceId, new Date(Date.now() + leaseMs).toISOString())
+        .then((held) => {
+          if (held) return;
+          log.warn({ assetId, instanceId }, 'streaming: lost the lease of the renditions being made; stopping');
+          job.abort();
+        })
+        .catch((error: unknown) => log.warn({ err: error, assetId }, 'streaming: could not renew the lease'));
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    renewal.unref();
+    const finish = (state: 'done' | 'failed') =>
+      finishStreaming(db.kysely, assetId, instanceId, state).catch((error: unknown) => log.warn({ err: error, assetId }, 'streaming: could not record the outcome'));
     const record = async (changes: StreamingChanges) => {
       const held = await recordUploadStreaming(db.kysely, assetId, changes, options.recordOnVideo ? (trx) => options.recordOnVideo!(trx, assetId, changes) : undefined);
       if (!held) job.abort();
@@ -475,17 +493,20 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
         onHeights: (hlsHeights) => record({ hlsHeights }),
         onStoryboard: () => record({ hasStoryboard: true }),
       });
+      await finish('done');
       log.info({ assetId, heights: result.heights, made: result.made, storyboard: result.storyboard }, 'streaming: renditions and storyboard ready');
     } catch (error) {
       if (stoppingStreams.signal.aborted) {
-        log.info({ assetId }, 'streaming: stopped with the instance; `npm run cli -- hls` makes what is missing');
+        log.info({ assetId }, 'streaming: stopped with the instance; the next start (or another instance) goes on where it stopped');
       } else if (job.signal.aborted) {
         log.info({ assetId }, 'streaming: stopped (the upload was discarded or its video deleted)');
         if (!(await findUpload(db.kysely, assetId)) && !(await findVideoOfAsset(db.kysely, assetId))) await storage.deleteAsset(assetId);
       } else {
+        await finish('failed');
         log.warn({ err: error, assetId }, 'streaming: could not make the HLS renditions or the storyboard; the MP4 keeps playing');
       }
     } finally {
+      clearInterval(renewal);
       jobs.delete(assetId);
       ended();
     }
@@ -551,6 +572,7 @@ export function createUploadsService(ctx: AppContext, storage: Storage, options:
    */
   async function pickUpProcessing(): Promise<void> {
     for (const assetId of await listClaimable(db.kysely, now(), 100)) queue.enqueue(assetId);
+    if (options.streaming !== false) for (const assetId of await listStreamable(db.kysely, now(), 100)) streamingQueue.enqueue(assetId);
   }
 
   let poller: NodeJS.Timeout | undefined;

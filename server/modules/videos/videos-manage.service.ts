@@ -2,11 +2,12 @@ import type { AppContext } from '../../context.ts';
 import type { BodyOf } from '../../openapi/handlers.ts';
 import { HttpProblem } from '../../plugins/problems.ts';
 import type { Storage } from '../../storage/storage.ts';
+import type { DialectName } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/database-errors.ts';
 import { findUserById } from '../accounts/users.service.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import { deleteUpload, findUpload, findUploadForUpdate, markThumbnailAdopted, type UploadRow } from '../uploads/uploads.service.ts';
-import { deleteVideoRow, findTagsOfVideos, findVideoByExternalId, lockVideo } from './videos.repository.ts';
+import { deleteVideoRow, findTagsOfVideos, findVideoByExternalId, lockVideo, type Executor, type VideoRow } from './videos.repository.ts';
 import {
   adoptThumbnail,
   answerVideo,
@@ -45,10 +46,10 @@ function checkTexts(body: VideoCreate): { titulo: string; descripcionCorta: stri
   return { titulo: titulo as string, descripcionCorta: descripcionCorta as string, descripcion: descripcion as string | null };
 }
 
-const alreadyUsed = () => new HttpProblem(409, 'conflict', 'this asset already belongs to a video');
+export const alreadyUsed = () => new HttpProblem(409, 'conflict', 'this asset already belongs to a video');
 
 /** The asset's upload, when a video may be made from it: 404 unknown, 409 not complete / processing / used, 422 failed. */
-function usableUpload(upload: UploadRow | undefined): UploadRow {
+export function usableUpload(upload: UploadRow | undefined): UploadRow {
   if (!upload) throw new HttpProblem(404, 'resource-not-found', 'no upload with this asset id');
   switch (upload.video_state) {
     case 'ready':
@@ -132,21 +133,9 @@ export async function createVideo(ctx: ManageContext, storage: Storage, caller: 
  * (`actor` null: the command line or a job).
  */
 export async function deleteVideo(ctx: ManageContext, storage: Storage, id: number, actor: AuditActor | null = null): Promise<void> {
-  const { kysely, dialect } = ctx.db;
-  const deleted = await kysely.transaction().execute(async (trx) => {
-    if (!(await lockVideo(trx, dialect, id))) throw notFound();
-    const tagIds = ((await findTagsOfVideos(trx, [id])).get(id) ?? []).map((t) => t.id);
-    const row = await deleteVideoRow(trx, dialect, id);
+  const deleted = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const row = await deleteVideoIn(trx, ctx.db.dialect, id, actor);
     if (!row) throw notFound();
-    await deleteUpload(trx, row.id_externo);
-    await recordAudit(trx, {
-      actor,
-      action: 'video.deleted',
-      subjectType: 'video',
-      subjectId: id,
-      before: { idExterno: row.id_externo, ...auditedFields(row, tagIds) },
-      detail: row.titulo,
-    });
     return row;
   });
   try {
@@ -154,4 +143,25 @@ export async function deleteVideo(ctx: ManageContext, storage: Storage, id: numb
   } catch (error) {
     ctx.log.warn({ err: error, videoId: id, assetId: deleted.id_externo }, 'videos: the files of a deleted video could not be deleted');
   }
+}
+
+/**
+ * deleteVideo's rows and audit entry, in the caller's transaction (the batch delete runs several in
+ * one); the files are the caller's to delete after the commit. Undefined when there is no such video.
+ */
+export async function deleteVideoIn(trx: Executor, dialect: DialectName, id: number, actor: AuditActor | null): Promise<VideoRow | undefined> {
+  if (!(await lockVideo(trx, dialect, id))) return undefined;
+  const tagIds = ((await findTagsOfVideos(trx, [id])).get(id) ?? []).map((t) => t.id);
+  const row = await deleteVideoRow(trx, dialect, id);
+  if (!row) return undefined;
+  await deleteUpload(trx, row.id_externo);
+  await recordAudit(trx, {
+    actor,
+    action: 'video.deleted',
+    subjectType: 'video',
+    subjectId: id,
+    before: { idExterno: row.id_externo, ...auditedFields(row, tagIds) },
+    detail: row.titulo,
+  });
+  return row;
 }

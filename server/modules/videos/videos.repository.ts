@@ -582,3 +582,44 @@ function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
+
+// ── batches and file replacement (videos-batch.service.ts, videos-replace.service.ts) ───────────
+
+/**
+ * The ready videos among `ids` (those an administrator sees), locked until the transaction ends on
+ * PostgreSQL, in id order so that two batches over the same videos never deadlock; in id order.
+ */
+export function lockReadyVideos(db: Executor, dialect: DialectName, ids: readonly number[]): Promise<VideoRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('videos')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where('status', '=', 'ready')
+    .orderBy('id')
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+}
+
+/** What a video takes of the asset that replaces its file. */
+export type VideoAssetChanges = Pick<NewVideoRow, 'id_externo' | 'duracion' | 'has_thumbnail' | 'has_preview' | 'hls_heights' | 'has_storyboard' | 'updated_at'>;
+
+/** Points the video at another asset; the thumbnail's version is bumped, so its location changes too. */
+export async function swapVideoAsset(db: Executor, id: number, changes: VideoAssetChanges): Promise<void> {
+  await db
+    .updateTable('videos')
+    .set({ ...changes, thumbnail_version: sql<number>`thumbnail_version + 1` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Clears the users' saved playback positions of the video past `seconds` (a shorter new file); answers how many. */
+export async function clearPositionsPast(db: Executor, videoId: number, seconds: number): Promise<number> {
+  const result = await db
+    .updateTable('video_user_states')
+    .set({ posicion: null })
+    .where('video_id', '=', videoId)
+    .where('posicion', '>', seconds)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -394,9 +394,9 @@ export async function patchVideo(ctx: VideosContext, caller: Caller, id: number,
 /**
  * The audit row of an administrator's edit: the fields the patch named, before and after (only those
  * whose value changed; a thumbnail replacement as `thumbnail: true`). A patch that changes nothing
- * records nothing.
+ * records nothing. The batch edit (videos-batch.service.ts) records each video's the same way.
  */
-async function auditEdit(
+export async function auditEdit(
   trx: Executor,
   caller: Caller,
   id: number,

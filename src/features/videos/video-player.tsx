@@ -44,7 +44,7 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
   }, []);
   const actorHolder = useRef<PlaybackActorRef | null>(null);
   const hlsRef = useRef<HlsInstance | null>(null);
-  // A reload of media that was playing plays again once loaded ('Reintentar' is for watching).
+  // A reload of media that was playing plays again once loaded ('Reintentar' is for watching), however many reloads it takes.
   const playAfterReload = useRef(false);
   const [source] = useState(() => initialSource(video));
   const [loads, setLoads] = useState(0);
@@ -216,15 +216,14 @@ export function VideoPlayer({ video, logic }: VideoPlayerProps) {
           onLoadedMetadata={(event) => {
             sync(event.currentTarget);
             send({ type: 'media.loaded', duration: event.currentTarget.duration });
-            if (playAfterReload.current) {
-              playAfterReload.current = false;
-              void event.currentTarget.play()?.catch(() => {});
-            }
+            // Until it plays again: a reload may itself fail and be followed by another.
+            if (playAfterReload.current) void event.currentTarget.play()?.catch(() => {});
           }}
           // The target of a seek is where the user is, even while its data cannot arrive (a reload goes there).
           onSeeking={(event) => send({ type: 'media.time', position: event.currentTarget.currentTime })}
           onSeeked={() => send({ type: 'media.seeked' })}
           onPlaying={(event) => {
+            playAfterReload.current = false;
             sync(event.currentTarget);
             send({ type: 'media.play' });
           }}
