@@ -229,6 +229,32 @@ describe('captions from the administrators’ forms, and the search in what is s
     }, undefined, { timeout: 30_000 });
   });
 
+  it('keeps the wizard open on a refused file, with the server\'s line in Spanish; a corrected file and Reintentar finish it', async () => {
+    const broken = path.join(work, 'taller.en.srt');
+    const fixed = path.join(work, 'taller-corregido.en.srt');
+    fs.writeFileSync(broken, '1\n00:00:01,000 --> mal\nHello\n');
+    fs.writeFileSync(fixed, '1\n00:00:01,000 --> 00:00:02,000\nHello and welcome\n');
+    await page.goto(`${product.url}/videos`);
+    await uploadUntilConfirm('Taller con subtítulos rotos', [broken]);
+    const wizard = dialog('Subir video');
+    await wizard.getByRole('button', { name: 'Confirmar' }).click();
+    // The video exists (its toast), the wizard stays with the refusal under the file's row.
+    await newestToast(page, 'El video se ha creado correctamente').waitFor();
+    await wizard.getByText('El video se ha creado, pero algunos subtítulos no se han guardado', { exact: false }).waitFor({ timeout: 30_000 });
+    const refusal = wizard.getByRole('group', { name: 'Subtítulos' }).getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/^El archivo de subtítulos no es válido: .+/);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'captions-wizard-refused-desktop');
+
+    await wizard.locator('input[type="file"]:not([multiple])[accept*=".vtt"]').first().setInputFiles(fixed);
+    await wizard.getByRole('button', { name: 'Reintentar' }).click();
+    await wizard.waitFor({ state: 'hidden', timeout: 30_000 });
+    const id = await idOf('Taller con subtítulos rotos');
+    const tracks = await api<Array<{ idioma: string }>>('GET', `/api/videos/${id}/subtitulos`);
+    expect(tracks.map((track) => track.idioma)).toEqual(['en']);
+  });
+
   it('lists the tracks in Editar video, by their names', async () => {
     await page.goto(`${product.url}/videos`);
     await card(CAPTIONED).getByRole('button', { name: `Editar ${CAPTIONED}` }).click();
