@@ -11,6 +11,8 @@ import type {
   UploadWizardContext,
   UploadWizardEvent,
   UploadWizardTag,
+  SendSubtitlesInput,
+  SendSubtitlesOutput,
   Video,
 } from './upload-wizard.types.ts';
 
@@ -83,6 +85,10 @@ const fresh = (): Omit<UploadWizardContext, 'file'> => ({
   errors: null,
   values: null,
   thumbnail: null,
+  subtitles: [],
+  video: null,
+  savedSubtitles: [],
+  subtitleFailures: [],
 });
 
 /**
@@ -117,6 +123,9 @@ export const uploadWizardMachine = setup({
     createVideo: fromPromise<Video, CreateVideoInput>(async () => {
       throw new Error('createVideo is supplied by the app with .provide()');
     }),
+    sendSubtitles: fromPromise<SendSubtitlesOutput, SendSubtitlesInput>(async () => {
+      throw new Error('sendSubtitles is supplied by the app with .provide()');
+    }),
   },
   actions: {
     notifyCreated: (_, _video: Video) => {
@@ -138,6 +147,8 @@ export const uploadWizardMachine = setup({
     isReady: (_, status: UploadStatus) => status.estado === 'ready',
     hasSession: ({ context }) => context.session !== null,
     isFailed: (_, status: UploadStatus) => status.estado === 'failed',
+    hasSubtitles: ({ context }) => context.subtitles.length > 0,
+    allSubtitlesSaved: (_, output: SendSubtitlesOutput) => output.failures.length === 0,
   },
   delays: {
     pollInterval: POLL_INTERVAL_MS,
@@ -287,11 +298,11 @@ export const uploadWizardMachine = setup({
               {
                 guard: 'hasThumbnail',
                 target: '#uploadWizard.saving.thumbnail',
-                actions: assign(({ event }) => ({ errors: null, values: event.values, thumbnail: event.thumbnail })),
+                actions: assign(({ event }) => ({ errors: null, values: event.values, thumbnail: event.thumbnail, subtitles: event.subtitles })),
               },
               {
                 target: '#uploadWizard.saving.creating',
-                actions: assign(({ event }) => ({ errors: null, values: event.values, thumbnail: null })),
+                actions: assign(({ event }) => ({ errors: null, values: event.values, thumbnail: null, subtitles: event.subtitles })),
               },
             ],
           },
@@ -326,13 +337,60 @@ export const uploadWizardMachine = setup({
             id: 'createVideo',
             src: 'createVideo',
             input: ({ context }) => ({ assetId: context.session!.assetId, values: context.values! }),
-            onDone: {
-              target: '#uploadWizard.created',
-              actions: { type: 'notifyCreated', params: ({ event }) => event.output },
-            },
+            onDone: [
+              // The video exists from here on: its subtitle files go to it (docs/decisions/0124-subtitles-after-confirmar.md).
+              {
+                guard: 'hasSubtitles',
+                target: 'subtitles',
+                actions: [assign({ video: ({ event }) => event.output }), { type: 'notifyCreated', params: ({ event }) => event.output }],
+              },
+              {
+                target: '#uploadWizard.created',
+                actions: [assign({ video: ({ event }) => event.output }), { type: 'notifyCreated', params: ({ event }) => event.output }],
+              },
+            ],
             onError: { target: '#uploadWizard.open.uploaded', actions: 'notifySaveFailed' },
           },
         },
+        subtitles: {
+          description: 'PUT /api/videos/{id}/subtitulos/{idioma} of each subtitle file not yet stored, one after another.',
+          meta: { qa: 'Guardando: enviando los subtítulos' },
+          invoke: {
+            id: 'sendSubtitles',
+            src: 'sendSubtitles',
+            input: ({ context }) => ({
+              videoId: context.video!.id,
+              subtitles: context.subtitles.filter((entry) => !context.savedSubtitles.includes(entry.idioma)),
+            }),
+            onDone: [
+              {
+                guard: { type: 'allSubtitlesSaved', params: ({ event }) => event.output },
+                target: '#uploadWizard.created',
+                actions: assign(({ context, event }) => ({ savedSubtitles: [...context.savedSubtitles, ...event.output.saved], subtitleFailures: [] })),
+              },
+              {
+                target: '#uploadWizard.subtitlesRefused',
+                actions: assign(({ context, event }) => ({
+                  savedSubtitles: [...context.savedSubtitles, ...event.output.saved],
+                  subtitleFailures: event.output.failures,
+                })),
+              },
+            ],
+          },
+        },
+      },
+    },
+    subtitlesRefused: {
+      description:
+        "The video exists, but the server refused some subtitle files: each one's message; 'Reintentar' sends the corrected files, 'Cerrar' leaves them for 'Editar video'.",
+      meta: { qa: 'Subtítulos rechazados' },
+      on: {
+        'upload.retrySubtitles': {
+          target: '#uploadWizard.saving.subtitles',
+          actions: assign({ subtitles: ({ event }) => event.subtitles }),
+        },
+        // Nothing is discarded: the video and the files the server stored stay.
+        'upload.cancel': { target: 'created' },
       },
     },
     created: {

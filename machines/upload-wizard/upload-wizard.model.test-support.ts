@@ -16,7 +16,15 @@ import {
 } from '../../tests/utils/machine-model.ts';
 import type { VideoFormValues } from '../video-form/video-form.rules.ts';
 import { uploadWizardMachine } from './upload-wizard.machine.ts';
-import type { RefusalReason, UploadSession, UploadStatus, UploadWizardEvent, Video } from './upload-wizard.types.ts';
+import type {
+  RefusalReason,
+  SendSubtitlesOutput,
+  SubtitleFile,
+  UploadSession,
+  UploadStatus,
+  UploadWizardEvent,
+  Video,
+} from './upload-wizard.types.ts';
 
 /** A File whose JSON (the model's key of events and states) is its name, type and size. */
 function namedFile(name: string, type: string, size: number): File {
@@ -27,6 +35,15 @@ function namedFile(name: string, type: string, size: number): File {
 export const VIDEO_FILE = namedFile('reunion-anual.mp4', 'video/mp4', 2000);
 export const TEXT_FILE = namedFile('notas.txt', 'text/plain', 12);
 export const PICTURE = namedFile('portada.png', 'image/png', 64);
+/** English captions (the language is in the name), and the same corrected after the server refused them. */
+export const SUBTITLES_EN = namedFile('reunion-anual.en.srt', '', 96);
+export const SUBTITLES_EN_FIXED = namedFile('reunion-anual-corregido.en.vtt', '', 88);
+export const WITH_SUBTITLES: SubtitleFile[] = [{ idioma: 'en', file: SUBTITLES_EN }];
+export const SUBTITLES_SAVED: SendSubtitlesOutput = { saved: ['en'], failures: [] };
+export const SUBTITLES_REFUSED: SendSubtitlesOutput = {
+  saved: [],
+  failures: [{ idioma: 'en', fileName: SUBTITLES_EN.name, status: 400, type: 'invalid-subtitles', detail: 'línea 3: tiempo mal escrito' }],
+};
 export const SESSION: UploadSession = {
   assetId: 'asset-upload-0001',
   video: { uploadUrl: '/api/uploads/asset-upload-0001/video?expires=1&signature=v' },
@@ -88,7 +105,8 @@ export type UploadWizardModelEvent =
   | DoneEvent<'uploadThumbnail', undefined>
   | ErrorEvent<'uploadThumbnail'>
   | DoneEvent<'createVideo', Video>
-  | ErrorEvent<'createVideo'>;
+  | ErrorEvent<'createVideo'>
+  | DoneEvent<'sendSubtitles', SendSubtitlesOutput>;
 
 const events: UploadWizardModelEvent[] = [
   { type: 'upload.choose', file: TEXT_FILE },
@@ -109,9 +127,13 @@ const events: UploadWizardModelEvent[] = [
   { type: 'xstate.done.actor.pollUpload', output: status('failed') },
   { type: 'xstate.error.actor.pollUpload', error: SERVER_ERROR },
   { type: 'xstate.after.pollInterval' },
-  { type: 'upload.confirm', values: INVALID, thumbnail: null },
-  { type: 'upload.confirm', values: VALID, thumbnail: null },
-  { type: 'upload.confirm', values: VALID, thumbnail: PICTURE },
+  { type: 'upload.confirm', values: INVALID, thumbnail: null, subtitles: [] },
+  { type: 'upload.confirm', values: VALID, thumbnail: null, subtitles: [] },
+  { type: 'upload.confirm', values: VALID, thumbnail: PICTURE, subtitles: [] },
+  { type: 'upload.confirm', values: VALID, thumbnail: null, subtitles: WITH_SUBTITLES },
+  { type: 'xstate.done.actor.sendSubtitles', output: SUBTITLES_SAVED },
+  { type: 'xstate.done.actor.sendSubtitles', output: SUBTITLES_REFUSED },
+  { type: 'upload.retrySubtitles', subtitles: [{ idioma: 'en', file: SUBTITLES_EN_FIXED }] },
   { type: 'xstate.done.actor.uploadThumbnail', output: undefined },
   { type: 'xstate.error.actor.uploadThumbnail', error: { status: 415, type: 'unsupported-media-type' } },
   { type: 'xstate.done.actor.createVideo', output: CREATED },
@@ -146,6 +168,8 @@ export const uploadWizardModel = defineQaModel({
     errors: context.errors !== null,
     // A refusal before the server made an upload (none to discard) or after (discarded on leaving).
     session: context.session !== null,
+    subtitles: context.subtitles.map((entry) => entry.file.name),
+    subtitleFailures: context.subtitleFailures.length,
   }),
   // Each refusal's message is shown by some path.
   extraFeatures: (snapshot) => (snapshot.matches({ open: 'refused' }) ? [`refused ${snapshot.context.refusal}`] : []),
@@ -164,13 +188,19 @@ export const uploadWizardModel = defineQaModel({
     'xstate.done.actor.pollUpload': ({ output }) => pollSentences[output.estado],
     'xstate.error.actor.pollUpload': ({ error }) => `al consultar el procesado, ${failureSentence(error)}`,
     'xstate.after.pollInterval': 'pasa el intervalo hasta la siguiente consulta',
-    'upload.confirm': ({ values, thumbnail }) =>
+    'upload.confirm': ({ values, thumbnail, subtitles }) =>
       values.titulo.trim()
-        ? `el usuario rellena el formulario${thumbnail ? ', elige una miniatura' : ''} y pulsa 'Confirmar'`
+        ? `el usuario rellena el formulario${thumbnail ? ', elige una miniatura' : ''}${subtitles.length > 0 ? `, añade los subtítulos '${subtitles.map((entry) => entry.file.name).join("', '")}'` : ''} y pulsa 'Confirmar'`
         : "el usuario pulsa 'Confirmar' con el formulario mal rellenado (sin título, descripciones demasiado cortas)",
     'xstate.done.actor.uploadThumbnail': 'el servidor guarda la miniatura',
     'xstate.error.actor.uploadThumbnail': ({ error }) => `al subir la miniatura, ${failureSentence(error)}`,
     'xstate.done.actor.createVideo': 'el servidor crea el video (POST /api/videos)',
     'xstate.error.actor.createVideo': ({ error }) => `al crear el video, ${failureSentence(error)}`,
+    'xstate.done.actor.sendSubtitles': ({ output }) =>
+      output.failures.length === 0
+        ? 'el servidor guarda los subtítulos (PUT /api/videos/{id}/subtitulos/{idioma})'
+        : 'el servidor rechaza los subtítulos: el archivo no es válido (400 invalid-subtitles)',
+    'upload.retrySubtitles': ({ subtitles }) =>
+      `el usuario sustituye el archivo de subtítulos por '${subtitles.map((entry) => entry.file.name).join("', '")}' y pulsa 'Reintentar'`,
   } satisfies EventDescriptions<UploadWizardModelEvent>,
 });

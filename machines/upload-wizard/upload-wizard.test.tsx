@@ -30,6 +30,7 @@ import { toastMachine } from '../toast/toast.machine.ts';
 import type { VideoFormValues } from '../video-form/video-form.rules.ts';
 import { percentOf, POLL_INTERVAL_MS, uploadWizardMachine } from './upload-wizard.machine.ts';
 import {
+  CREATED,
   PICTURE,
   SESSION,
   status,
@@ -42,6 +43,9 @@ import {
 import type {
   CreateVideoInput,
   SendFileInput,
+  SendSubtitlesInput,
+  SendSubtitlesOutput,
+  SubtitleFile,
   UploadSession,
   UploadSessionRequest,
   UploadStatus,
@@ -75,7 +79,7 @@ let toastsSeen: string[];
 /** Which transfer the wizard must be running: the first one, or one resumed after an interruption. */
 let transfer: 'first' | 'resumed';
 /** The form as the user left it (the dialog keeps it across failures). */
-let form: { values: VideoFormValues; thumbnail: File | null };
+let form: { values: VideoFormValues; thumbnail: File | null; subtitles: SubtitleFile[] };
 
 function Host({ logic }: { logic: typeof uploadWizardMachine }) {
   const [open, setOpen] = useState(true);
@@ -122,7 +126,7 @@ beforeEach(() => {
   closed = vi.fn();
   toastsSeen = [];
   transfer = 'first';
-  form = { values: { titulo: '', descripcionCorta: '', descripcion: '', tags: [], isVisible: true }, thumbnail: null };
+  form = { values: { titulo: '', descripcionCorta: '', descripcion: '', tags: [], isVisible: true }, thumbnail: null, subtitles: [] };
   server.use(http.get('/api/etiquetas', ({ response }) => response(200).json(TAGS)));
   const queryClient = createQueryClient();
   // Toasts stay long enough for any path to read them all.
@@ -137,6 +141,7 @@ beforeEach(() => {
       pollUpload: doubles.promise<UploadStatus, { assetId: string }>('pollUpload'),
       uploadThumbnail: doubles.promise<void, UploadThumbnailInput>('uploadThumbnail'),
       createVideo: doubles.promise<Video, CreateVideoInput>('createVideo'),
+      sendSubtitles: doubles.promise<SendSubtitlesOutput, SendSubtitlesInput>('sendSubtitles'),
     },
   });
   renderWithTheme(
@@ -153,6 +158,10 @@ const button = (name: string) => inDialog().getByRole('button', { name });
 const field = (name: string) => inDialog().getByRole('textbox', { name });
 const progressBar = () => inDialog().getByRole('progressbar', { name: 'Progreso de la subida' });
 const thumbnailInput = () => dialog().querySelector<HTMLInputElement>('input[type="file"][accept*="image"]')!;
+/** 'Añadir subtítulos' (several files at once) and a row's 'Sustituir' (Mantine's FileButton inputs). */
+const addSubtitlesInput = () => dialog().querySelector<HTMLInputElement>('input[type="file"][multiple][accept*=".vtt"]')!;
+const replaceSubtitlesInput = (row: number) =>
+  dialog().querySelectorAll<HTMLInputElement>('input[type="file"]:not([multiple])[accept*=".vtt"]')[row]!;
 const STEPS = ['Elegir archivo', 'Preparar subida', 'Subiendo', 'Subida completada'];
 
 /** The stepper shows step `step` (0–3) as the current one, the earlier ones as done. */
@@ -205,7 +214,7 @@ function expectProcessing(snapshot: Snapshot) {
 
 /** Nothing runs: every request answered or aborted, no transfer. */
 function expectNothingRunning(except: string[] = []) {
-  for (const name of ['requestUploadSession', 'pollUpload', 'uploadThumbnail', 'createVideo', 'sendFile']) {
+  for (const name of ['requestUploadSession', 'pollUpload', 'uploadThumbnail', 'createVideo', 'sendFile', 'sendSubtitles']) {
     if (!except.includes(name)) expect(doubles.pendingCount(name), name).toBe(0);
   }
 }
@@ -239,7 +248,7 @@ async function setText(name: string, value: string) {
 }
 
 /** Fills the form as the event says, changing only what differs from what the user left. */
-async function fillForm(values: VideoFormValues, thumbnail: File | null) {
+async function fillForm(values: VideoFormValues, thumbnail: File | null, subtitles: SubtitleFile[] = form.subtitles) {
   if (form.values.titulo !== values.titulo) await setText('Título', values.titulo);
   if (form.values.descripcionCorta !== values.descripcionCorta) await setText('Descripción corta', values.descripcionCorta);
   if (form.values.descripcion !== values.descripcion) await setText('Descripción', values.descripcion);
@@ -259,7 +268,20 @@ async function fillForm(values: VideoFormValues, thumbnail: File | null) {
     if (thumbnail) await user.upload(thumbnailInput(), thumbnail);
     else await user.click(button('Quitar la miniatura'));
   }
-  form = { values, thumbnail };
+  if (form.subtitles.map((entry) => entry.file.name).join() !== subtitles.map((entry) => entry.file.name).join()) {
+    for (const entry of form.subtitles) await user.click(button(`Quitar los subtítulos en ${entry.idioma === 'en' ? 'Inglés' : entry.idioma}`));
+    if (subtitles.length > 0) await user.upload(addSubtitlesInput(), subtitles.map((entry) => entry.file));
+  }
+  form = { values, thumbnail, subtitles };
+}
+
+/** The Subtítulos section lists each file with its language (the name's, `.en.` → Inglés). */
+function expectSubtitleRows(subtitles: SubtitleFile[]) {
+  const section = within(inDialog().getByRole('group', { name: 'Subtítulos' }));
+  for (const entry of subtitles) {
+    expect(section.getByText(entry.file.name)).toBeVisible();
+    expect(section.getByRole('combobox', { name: `Idioma de ${entry.file.name}` })).toHaveValue('Inglés');
+  }
 }
 
 const executors = {
@@ -274,7 +296,9 @@ const executors = {
     await user.click(button('Reintentar'));
   },
   'upload.restart': async () => user.click(button('Elegir otro archivo')),
-  'upload.cancel': async () => user.click(button('Cancelar')),
+  'upload.cancel': async ({ state }) =>
+    // Once the video exists (a cancel then ends in 'created') the footer's button reads 'Cerrar', like the dialog's own.
+    user.click(state.matches('created') ? inDialog().getAllByRole('button', { name: 'Cerrar' }).at(-1)! : button('Cancelar')),
   // What the transfer reports: the test speaks for the live sendFile.
   'upload.progress': async ({ event }) => doubles.send('sendFile', event),
   'upload.sent': async ({ event }) => doubles.send('sendFile', event),
@@ -288,8 +312,16 @@ const executors = {
     await time.advance(1);
   },
   'upload.confirm': async ({ event }) => {
-    await fillForm(event.values, event.thumbnail);
+    await fillForm(event.values, event.thumbnail, event.subtitles);
+    expectSubtitleRows(event.subtitles);
     await user.click(button('Confirmar'));
+  },
+  'xstate.done.actor.sendSubtitles': async ({ event }) => doubles.resolve('sendSubtitles', event.output),
+  'upload.retrySubtitles': async ({ event }) => {
+    await user.upload(replaceSubtitlesInput(0), event.subtitles[0]!.file);
+    form = { ...form, subtitles: event.subtitles };
+    expectSubtitleRows(event.subtitles);
+    await user.click(button('Reintentar'));
   },
   'xstate.done.actor.uploadThumbnail': async () => doubles.resolve('uploadThumbnail'),
   'xstate.error.actor.uploadThumbnail': async ({ event }) => {
@@ -297,6 +329,7 @@ const executors = {
     await doubles.reject('uploadThumbnail', event.error);
   },
   'xstate.done.actor.createVideo': async ({ event }) => {
+    // The video exists once the server created it, whatever becomes of its subtitles (R-UPL-11).
     toastsSeen.push('El video se ha creado correctamente');
     await doubles.resolve('createVideo', event.output);
   },
@@ -410,6 +443,34 @@ const states = {
     expect(field('Título')).toBeDisabled();
     expect(doubles.calls<CreateVideoInput>('createVideo').at(-1)?.input).toEqual({ assetId: SESSION.assetId, values: VALID });
     expectNothingRunning(['createVideo']);
+  },
+  '#uploadWizard.saving.subtitles': (snapshot) => {
+    expectStep(3);
+    expectButtons({ confirm: false, cancel: false });
+    expect(inDialog().getByText('Guardando los subtítulos…')).toBeVisible();
+    // Each file not yet stored goes to the video just created, in its language.
+    const { subtitles, savedSubtitles } = snapshot.context;
+    expect(doubles.calls<SendSubtitlesInput>('sendSubtitles').at(-1)?.input).toEqual({
+      videoId: CREATED.id,
+      subtitles: subtitles.filter((entry) => !savedSubtitles.includes(entry.idioma)),
+    });
+    expectNothingRunning(['sendSubtitles']);
+    expectToasts();
+  },
+  '#uploadWizard.subtitlesRefused': (snapshot) => {
+    expectStep(3);
+    // The video exists: nothing to cancel, only 'Cerrar'; the refused file's message names the line.
+    expect(inDialog().getByText(/El video se ha creado, pero algunos subtítulos no se han guardado/)).toBeVisible();
+    for (const failure of snapshot.context.subtitleFailures) {
+      expect(inDialog().getAllByText(/El archivo de subtítulos no es válido: línea 3: tiempo mal escrito/).length).toBeGreaterThan(0);
+      expect(inDialog().getByText(new RegExp(`${failure.fileName} \\(Inglés\\)`))).toBeVisible();
+    }
+    for (const close of inDialog().getAllByRole('button', { name: 'Cerrar' })) expect(close).toBeEnabled();
+    expect(button('Reintentar')).toBeEnabled();
+    expect(inDialog().queryByRole('button', { name: 'Confirmar' })).not.toBeInTheDocument();
+    expect(field('Título')).toBeDisabled();
+    expectNothingRunning();
+    expectToasts();
   },
   '#uploadWizard.created': () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

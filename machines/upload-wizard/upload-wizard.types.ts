@@ -49,6 +49,36 @@ export interface CreateVideoInput {
   values: VideoFormValues;
 }
 
+/** A subtitle file chosen in the wizard for one language (R-UPL-9): sent once the video exists. */
+export interface SubtitleFile {
+  /** BCP 47 tag (`es`, `en`, …). */
+  idioma: string;
+  file: File;
+}
+
+/** A subtitle file the server refused (or that could not be sent): its problem, for the Spanish message. */
+export interface SubtitleFailure {
+  idioma: string;
+  fileName: string;
+  /** The problem's status and type (`invalid-subtitles`, `payload-too-large`, …; 0 / `network-error` without an answer). */
+  status: number;
+  type: string;
+  /** The problem's detail (for `invalid-subtitles`, the line at fault). */
+  detail: string | null;
+}
+
+/** sendSubtitles's input: PUT /api/videos/{id}/subtitulos/{idioma} of each file, one after another. */
+export interface SendSubtitlesInput {
+  videoId: number;
+  subtitles: SubtitleFile[];
+}
+
+/** What sendSubtitles answers: the languages stored and the files refused (it never rejects). */
+export interface SendSubtitlesOutput {
+  saved: string[];
+  failures: SubtitleFailure[];
+}
+
 /** The user's events. */
 export type UploadWizardUserEvent =
   /** A file was dropped or picked (the machine refuses anything but a video). */
@@ -57,8 +87,10 @@ export type UploadWizardUserEvent =
   | { type: 'upload.retry' }
   /** 'Elegir otro archivo': back to step 0 after the file was refused. */
   | { type: 'upload.restart' }
-  /** 'Confirmar' with the form's values and the chosen thumbnail (or null). */
-  | { type: 'upload.confirm'; values: VideoFormValues; thumbnail: File | null }
+  /** 'Confirmar' with the form's values, the chosen thumbnail (or null) and the subtitle files (R-UPL-9). */
+  | { type: 'upload.confirm'; values: VideoFormValues; thumbnail: File | null; subtitles: SubtitleFile[] }
+  /** 'Reintentar' after some subtitle files were refused: the files (corrected) of the languages not yet stored. */
+  | { type: 'upload.retrySubtitles'; subtitles: SubtitleFile[] }
   /** 'Cancelar' (or closing the dialog): stops whatever runs and closes. */
   | { type: 'upload.cancel' };
 
@@ -83,6 +115,14 @@ export interface UploadWizardContext {
   /** The values and thumbnail of the last valid Confirmar (being saved, or kept after a failure). */
   values: VideoFormValues | null;
   thumbnail: File | null;
+  /** The subtitle files of the last valid Confirmar (or retry). */
+  subtitles: SubtitleFile[];
+  /** The video once created (its subtitle files are sent to it). */
+  video: Video | null;
+  /** The languages whose files the server stored. */
+  savedSubtitles: string[];
+  /** The files of the last sending that the server refused. */
+  subtitleFailures: SubtitleFailure[];
 }
 
 /** 'busy': the video is being saved (fields, Confirmar and Cancelar disabled). */

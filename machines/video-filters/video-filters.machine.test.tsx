@@ -38,7 +38,8 @@ function Host({ initial }: { initial: FilterSearch }) {
     setSearch(params.search);
   }, []);
   const actorRef = useVideoFilters({ search, navigate });
-  return <VideoFiltersBar actorRef={actorRef} tags={TAGS} locale="es-ES" />;
+  // An administrator's list: the Subtítulos chip is there too (R-LIB-26).
+  return <VideoFiltersBar actorRef={actorRef} tags={TAGS} locale="es-ES" isAdmin />;
 }
 
 beforeEach(() => {
@@ -60,6 +61,8 @@ function tagChipLabel(filters: VideoFilters): string {
   const names = filters.tagIds.map((id) => NAME.get(id)!);
   return names.length === 0 ? 'Etiqueta' : names.join(', ');
 }
+const subtitlesChipLabel = (filters: VideoFilters) =>
+  filters.subtitles === 'con' ? 'Con subtítulos' : filters.subtitles === 'sin' ? 'Sin subtítulos' : 'Subtítulos';
 const button = (name: string) => screen.getByRole('button', { name });
 const dialog = (name: string) => screen.getByRole('dialog', { name });
 
@@ -98,6 +101,9 @@ const executors = {
       await user.click(button(scoreChipLabel(filters)));
       const star = within(dialog('Filtrar por puntuación')).getByRole('radio', { name: scoreChipLabel({ ...filters, ...changes }) });
       await user.click((star as HTMLInputElement).labels![0]!);
+    } else if (changes.subtitles) {
+      await user.click(button(subtitlesChipLabel(filters)));
+      await user.click(within(dialog('Filtrar por subtítulos')).getByRole('button', { name: subtitlesChipLabel({ ...filters, ...changes }) }));
     } else if (changes.tagIds) {
       await user.click(button(tagChipLabel(filters)));
       const popover = within(dialog('Filtrar por etiquetas'));
@@ -116,7 +122,8 @@ const executors = {
       tagIds: 'Quitar filtro de etiquetas',
       uploadDate: 'Quitar filtro de fecha de subida',
       score: 'Quitar filtro de puntuación',
-    }[event.filter as 'q' | 'tagIds' | 'uploadDate' | 'score'];
+      subtitles: 'Quitar filtro de subtítulos',
+    }[event.filter as 'q' | 'tagIds' | 'uploadDate' | 'score' | 'subtitles'];
     await user.click(button(name));
   },
   // The address changed by navigation.
@@ -162,7 +169,9 @@ const states = {
     expect(button(dateChipLabel(filters))).toBeEnabled();
     expect(button(scoreChipLabel(filters))).toBeEnabled();
     expect(button(tagChipLabel(filters))).toBeEnabled();
+    expect(button(subtitlesChipLabel(filters))).toBeEnabled();
     const clears: Array<[string, boolean]> = [
+      ['Quitar filtro de subtítulos', filters.subtitles !== null],
       ['Quitar filtro de fecha de subida', filters.uploadDate !== null],
       ['Quitar filtro de puntuación', filters.score !== null],
       ['Quitar filtro de etiquetas', filters.tagIds.length > 0],

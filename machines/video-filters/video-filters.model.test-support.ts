@@ -43,10 +43,13 @@ const events: VideoFiltersEvent[] = [
   { type: 'filters.set', filters: { uploadDate: { after: FIRST_OF_MONTH } } },
   { type: 'filters.set', filters: { score: { operator: 'gte', stars: 2 } } },
   { type: 'filters.set', filters: { tagIds: [3, 7] } },
+  // Administrators (R-LIB-26).
+  { type: 'filters.set', filters: { subtitles: 'sin' } },
   { type: 'filters.clear', filter: 'q' },
   { type: 'filters.clear', filter: 'tagIds' },
   { type: 'filters.clear', filter: 'uploadDate' },
   { type: 'filters.clear', filter: 'score' },
+  { type: 'filters.clear', filter: 'subtitles' },
   // Navigation: a card's tag link, and a plain link to /videos.
   { type: 'filters.sync', search: { tag: 'in:5' } },
   { type: 'filters.sync', search: {} },
@@ -62,6 +65,7 @@ const filterNames: Record<FilterName, string> = {
   uploadDate: 'la fecha de subida',
   score: 'la puntuación',
   notSeen: 'no vistos',
+  subtitles: 'los subtítulos',
 };
 const search = (value: FilterSearch) => (Object.keys(value).length ? `?${new URLSearchParams(value).toString()}` : 'sin filtros');
 

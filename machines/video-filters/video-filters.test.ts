@@ -13,10 +13,18 @@ import {
 import { videoFiltersMachine } from './video-filters.machine.ts';
 import type { FilterSearch, VideoFilters } from './video-filters.types.ts';
 
-const ALL: FilterSearch = { q: 'gatos', tag: 'in:3,7', fav: 'eq:true', 'upload-date': 'tm', score: 'gte:4', 'not-seen': 'eq:true' };
+const ALL: FilterSearch = {
+  q: 'gatos',
+  tag: 'in:3,7',
+  fav: 'eq:true',
+  'upload-date': 'tm',
+  score: 'gte:4',
+  'not-seen': 'eq:true',
+  subtitulos: 'con',
+};
 
 describe('parseFilters / toSearch', () => {
-  it('reads the six filters of the address and writes them back unchanged', () => {
+  it('reads the seven filters of the address and writes them back unchanged', () => {
     const filters = parseFilters(ALL);
     expect(filters).toEqual({
       q: 'gatos',
@@ -25,6 +33,7 @@ describe('parseFilters / toSearch', () => {
       uploadDate: { period: 'tm' },
       score: { operator: 'gte', stars: 4 },
       notSeen: true,
+      subtitles: 'con',
     });
     expect(toSearch(filters)).toEqual(ALL);
   });
@@ -104,6 +113,7 @@ describe('toApiQuery (openapi.yaml listVideos)', () => {
       score: 'gte:4',
       'upload-date': 'tm',
       notSeen: 'eq:true',
+      subtitulos: 'con',
     });
   });
 
@@ -113,6 +123,14 @@ describe('toApiQuery (openapi.yaml listVideos)', () => {
       'upload-date': 'btw:2024-01-01,2024-03-31',
     });
     expect(toApiQuery(NO_FILTERS)).toEqual({});
+  });
+
+  it('reads and writes the subtitles filter as subtitulos=con|sin (R-LIB-26); anything else is no filter', () => {
+    expect(parseFilters({ subtitulos: 'con' }).subtitles).toBe('con');
+    expect(parseFilters({ subtitulos: ' sin ' }).subtitles).toBe('sin');
+    expect(parseFilters({ subtitulos: 'si' }).subtitles).toBeNull();
+    expect(toSearch({ ...NO_FILTERS, subtitles: 'sin' })).toEqual({ subtitulos: 'sin' });
+    expect(toApiQuery({ ...NO_FILTERS, subtitles: 'con' })).toEqual({ subtitulos: 'con' });
   });
 
   it('never sends an invalid value', () => {
@@ -127,7 +145,9 @@ describe('toApiQuery (openapi.yaml listVideos)', () => {
       uploadDate: { after: '2024-05-01' },
       score: { operator: 'lte', stars: 2 },
       notSeen: false,
+      subtitles: 'sin',
     });
+    expect(query.subtitulos).toBe('sin');
     expect(query.tag).toMatch(/^in:[1-9][0-9]{0,9}(,[1-9][0-9]{0,9}){0,49}$/);
     expect(query.score).toMatch(/^(eq|gte|lte):[1-5]$/);
     expect(query['upload-date']).toMatch(/^(tw|tm|l6m|ty|gt:\d{4}-\d{2}-\d{2}|btw:\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2})$/);

@@ -8,6 +8,7 @@ import type {
   ScoreFilter,
   ScoreOperator,
   Stars,
+  SubtitlesFilter,
   UploadDateFilter,
   UploadPeriod,
   VideoFilters,
@@ -15,7 +16,7 @@ import type {
   VideoTab,
 } from './video-filters.types.ts';
 
-export const FILTER_KEYS: readonly FilterKey[] = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'];
+export const FILTER_KEYS: readonly FilterKey[] = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen', 'subtitulos'];
 
 export const NO_FILTERS: VideoFilters = Object.freeze({
   q: null,
@@ -24,6 +25,7 @@ export const NO_FILTERS: VideoFilters = Object.freeze({
   uploadDate: null,
   score: null,
   notSeen: null,
+  subtitles: null,
 }) as VideoFilters;
 
 /** The API's limits (openapi.yaml: QueryText max 200, TagFilter up to 50 ids of 1..2^31-1). */
@@ -72,6 +74,11 @@ function readUploadDate(value: string | undefined): UploadDateFilter | null {
   return null;
 }
 
+function readSubtitles(value: string | undefined): SubtitlesFilter | null {
+  const text = value?.trim();
+  return text === 'con' || text === 'sin' ? text : null;
+}
+
 function readScore(value: string | undefined): ScoreFilter | null {
   const match = /^(eq|gte|lte):([1-5])$/.exec(value?.trim() ?? '');
   return match ? { operator: match[1] as ScoreOperator, stars: Number(match[2]) as Stars } : null;
@@ -94,6 +101,7 @@ export function parseFilters(search: FilterSearch): VideoFilters {
     uploadDate: readUploadDate(search['upload-date']),
     score: readScore(search.score),
     notSeen: readBoolean(search['not-seen']),
+    subtitles: readSubtitles(search.subtitulos),
   };
 }
 
@@ -112,6 +120,7 @@ export function toSearch(filters: VideoFilters): FilterSearch {
   if (filters.uploadDate) search['upload-date'] = writeUploadDate(filters.uploadDate);
   if (filters.score) search.score = `${filters.score.operator}:${filters.score.stars}`;
   if (filters.notSeen !== null) search['not-seen'] = `eq:${filters.notSeen}`;
+  if (filters.subtitles) search.subtitulos = filters.subtitles;
   return search;
 }
 
@@ -130,6 +139,7 @@ export function toApiQuery(filters: VideoFilters): VideoListQuery {
   if (search.score) query.score = search.score;
   if (search['upload-date']) query['upload-date'] = search['upload-date'];
   if (search['not-seen']) query.notSeen = search['not-seen'] as VideoListQuery['notSeen'];
+  if (search.subtitulos) query.subtitulos = search.subtitulos as VideoListQuery['subtitulos'];
   return query;
 }
 

@@ -2,7 +2,7 @@
 import type { operations } from '../../contract/openapi.gen.ts';
 
 /** The filters' keys in the address and in session storage (R-LIB-12). */
-export type FilterKey = 'q' | 'tag' | 'fav' | 'upload-date' | 'score' | 'not-seen';
+export type FilterKey = 'q' | 'tag' | 'fav' | 'upload-date' | 'score' | 'not-seen' | 'subtitulos';
 
 /** The filters as the address carries them (`?q=gatos&tag=in:3,7&fav=eq:true&score=gte:4…`). */
 export type FilterSearch = Partial<Record<FilterKey, string>>;
@@ -34,10 +34,13 @@ export interface VideoFilters {
   score: ScoreFilter | null;
   /** `eq:true` / `eq:false`. */
   notSeen: boolean | null;
+  /** `con` / `sin` (administrators, R-LIB-26): videos with subtitles, or without any. */
+  subtitles: SubtitlesFilter | null;
 }
+export type SubtitlesFilter = 'con' | 'sin';
 export type FilterName = keyof VideoFilters;
 
-/** GET /api/videos's query (the six filters; paging is added by the list). */
+/** GET /api/videos's query (the seven filters; paging is added by the list). */
 export type VideoListQuery = NonNullable<operations['listVideos']['parameters']['query']>;
 
 export type VideoTab = 'todos' | 'favoritos' | 'no-vistos';

@@ -87,6 +87,15 @@ export const libraryMessages = {
   loadingVideo: 'Cargando el video',
   // Card and detail (R-LIB-3)
   notSeen: 'No visto',
+  // Administrators (R-LIB-23…26): captions at a glance, and what was said that matches the search.
+  noSubtitles: 'Sin subtítulos',
+  snippetTime: (time: string) => `en ${time}`,
+  snippets: 'Coincidencias en lo que se dice',
+  subtitlesChip: 'Subtítulos',
+  subtitlesFilterTitle: 'Filtrar por subtítulos',
+  withSubtitles: 'Con subtítulos',
+  withoutSubtitles: 'Sin subtítulos',
+  clearSubtitlesFilter: 'Quitar filtro de subtítulos',
   thumbnailAlt: (titulo: string) => `Miniatura de ${titulo}`,
   play: (titulo: string) => `Reproducir ${titulo}`,
   edit: (titulo: string) => `Editar ${titulo}`,
@@ -159,6 +168,8 @@ export const uploadMessages = {
   processing: 'Procesando el video…',
   processingPercent: (value: number) => `Procesando el video… ${value} %`,
   processingProgress: 'Progreso del procesado',
+  // R-UPL-8: playback starts at the first quality; the others are made after it.
+  qualitiesFollow: 'Podrá verse en cuanto esté lista la primera calidad; las calidades superiores se preparan después, en segundo plano.',
   interrupted: 'La subida se ha interrumpido',
   retry: 'Reintentar',
   invalidVideo: 'El archivo no es un video válido',
@@ -168,6 +179,43 @@ export const uploadMessages = {
   saving: 'Guardando el video…',
   confirm: 'Confirmar',
   cancel: 'Cancelar',
+} as const;
+
+/** The Subtítulos section of the upload wizard and the edit dialog (R-UPL-9…11, R-ADM-7…9). */
+export const subtitleMessages = {
+  section: 'Subtítulos',
+  hint: 'Un archivo .vtt o .srt por idioma. El idioma se deduce del nombre (charla.en.srt → inglés).',
+  add: 'Añadir subtítulos',
+  none: 'Este video no tiene subtítulos',
+  language: 'Idioma',
+  languageOf: (name: string) => `Idioma de ${name}`,
+  replace: 'Sustituir',
+  replaceLabel: (language: string) => `Sustituir los subtítulos en ${language}`,
+  remove: 'Quitar',
+  removeLabel: (language: string) => `Quitar los subtítulos en ${language}`,
+  removeQuestion: (language: string) => `¿Quitar los subtítulos en ${language}?`,
+  cancel: authMessages.cancel,
+  notASubtitleFile: (name: string) => `El archivo «${name}» no es un archivo de subtítulos .vtt o .srt`,
+  allLanguagesTaken: 'Ya hay un archivo para cada idioma: sustituya o quite uno',
+  // The server's refusals (openapi.yaml putSubtitles), by problem type.
+  invalid: (detail: string) => `El archivo de subtítulos no es válido: ${detail}`,
+  invalidWithoutDetail: 'El archivo de subtítulos no es válido',
+  tooLarge: 'El archivo de subtítulos supera el tamaño máximo de 2 MB',
+  unsupported: 'El archivo no es un archivo de subtítulos .vtt o .srt',
+  badLanguage: 'El idioma elegido no es válido',
+  failed: 'No se han podido guardar los subtítulos',
+  removeFailed: 'No se han podido quitar los subtítulos',
+  loadFailed: 'No se han podido cargar los subtítulos',
+  retry: 'Reintentar',
+  saving: 'Guardando los subtítulos…',
+  removing: 'Quitando los subtítulos…',
+  loading: 'Cargando los subtítulos…',
+  saved: (language: string) => `Subtítulos en ${language} guardados`,
+  removed: (language: string) => `Subtítulos en ${language} quitados`,
+  // The wizard after Confirmar (R-UPL-11): the video exists, some files were refused.
+  wizardRefused: 'El video se ha creado, pero algunos subtítulos no se han guardado. Sustituya el archivo y pulse «Reintentar», o ciérrelo y corríjalo más tarde en «Editar video».',
+  fileFailed: (name: string, language: string, message: string) => `${name} (${language}): ${message}`,
+  close: 'Cerrar',
 } as const;
 
 /** The edit and delete dialogs of a video (R-ADM-1, R-ADM-3). */

@@ -12,6 +12,7 @@ import { playbackModel } from '../../machines/playback/playback.model.test-suppo
 import { registrationModel } from '../../machines/registration/registration.model.test-support.ts';
 import { secondFactorModel } from '../../machines/second-factor/second-factor.model.test-support.ts';
 import { sessionModel } from '../../machines/session/session.model.test-support.ts';
+import { subtitleTracksModel } from '../../machines/subtitle-tracks/subtitle-tracks.model.test-support.ts';
 import { statisticsExportModel } from '../../machines/statistics-export/statistics-export.model.test-support.ts';
 import { ssoModel } from '../../machines/sso/sso.model.test-support.ts';
 import { tagFilterModel } from '../../machines/tag-filter/tag-filter.model.test-support.ts';
@@ -53,6 +54,7 @@ export const registry: readonly QaEntry[] = [
   entry(playbackModel, 'playback.test.tsx'),
   entry(dialogModel, 'dialog.machine.test.ts'),
   entry(statisticsExportModel, 'statistics-export.machine.test.ts'),
+  entry(subtitleTracksModel, 'subtitle-tracks.test.tsx'),
 ];
 
 /** The entry of a machine by its folder name or an alias. */

@@ -6,6 +6,7 @@ import {
   IconChartBar,
   IconEye,
   IconStar,
+  IconSubtitles,
   IconUsers,
   IconVideo,
   type IconProps,
@@ -23,14 +24,24 @@ const ICONS: Record<string, ComponentType<IconProps>> = {
   views: IconEye,
   'views-30d': IconCalendarStats,
   rating: IconStar,
+  subtitulos: IconSubtitles,
+  subtitles: IconSubtitles,
+  captions: IconSubtitles,
 };
 
-/** The boxes the server sends (videos, users, organisations, views, views in 30 days, rating): six skeletons meanwhile. */
-const SKELETON_BOXES = 6;
+/** The boxes the server sends (videos, users, organisations, views, views in 30 days, rating, captioned videos): seven skeletons meanwhile. */
+const SKELETON_BOXES = 7;
 
 /** A box's count: a whole number with es-ES grouping, the average rating with two decimals (4,25). */
 export function formatInfoBoxCount(box: Pick<InfoBox, 'id' | 'count'>): string {
   return box.id === 'rating' || !Number.isInteger(box.count) ? formatRating(box.count) : formatCount(box.count);
+}
+
+const SHARE_FORMAT = new Intl.NumberFormat('es-ES', { style: 'percent', maximumFractionDigits: 0 });
+
+/** A box's share of all videos (R-STAT-12, captioned videos): es-ES percent, '60 %'. */
+export function formatInfoBoxShare(share: number): string {
+  return SHARE_FORMAT.format(share);
 }
 
 export interface StatisticsInfoBoxesProps {
@@ -40,7 +51,7 @@ export interface StatisticsInfoBoxesProps {
   onRetry: () => void;
 }
 
-/** The info boxes (R-STAT-2): icon, count and title of each, in a grid of one to six columns. */
+/** The info boxes (R-STAT-2): icon, count (and share, R-STAT-12) and title of each, in a grid of two to seven columns. */
 export function StatisticsInfoBoxes({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesProps) {
   return (
     <section aria-label={appLabels.statisticsSummary} aria-busy={boxes === undefined && !failed}>
@@ -57,7 +68,8 @@ function InfoBoxGrid({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesPr
       </Card>
     );
   }
-  const grid = { cols: { base: 2, md: 3, xl: 6 }, spacing: 'md', component: 'ul', style: { listStyle: 'none', padding: 0, margin: 0 } } as const;
+  // Seven boxes: two rows of four (3 + 4 would leave one alone), one row on the widest screens.
+  const grid = { cols: { base: 2, md: 4, xl: 7 }, spacing: 'md', component: 'ul', style: { listStyle: 'none', padding: 0, margin: 0 } } as const;
   if (boxes === undefined) {
     return (
       <SimpleGrid {...grid}>
@@ -88,7 +100,15 @@ function InfoBoxGrid({ boxes, failed, retrying, onRetry }: StatisticsInfoBoxesPr
               </ThemeIcon>
               <div style={{ minWidth: 0 }}>
                 <Text fz={24} fw={700} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }}>
-                  {formatInfoBoxCount(box)}
+                  <span>{formatInfoBoxCount(box)}</span>
+                  {box.share !== undefined && (
+                    <>
+                      {' '}
+                      <Text span fz="md" fw={600} c="dimmed">
+                        ({formatInfoBoxShare(box.share)})
+                      </Text>
+                    </>
+                  )}
                 </Text>
                 <Text size="sm" c="dimmed" style={{ overflowWrap: 'break-word' }}>
                   {box.title}

@@ -54,10 +54,10 @@ const address = (app: App) => app.router.state.location.search as Record<string,
 const pagesAsked = (table: 'uma' | 'oma' | 'vmv' | 'vmr') => fake.requestsOf(table).map((query) => `${query.get('limit')}/${query.get('offset')}`);
 
 describe('/statistics: what each part shows', () => {
-  it('shows the info boxes with es-ES counts and the rating with a decimal comma', async () => {
+  it('shows the info boxes with es-ES counts, the rating with a decimal comma, and the share of captioned videos (R-STAT-12)', async () => {
     await openDashboard();
     const summary = screen.getByRole('region', { name: 'Resumen' });
-    await waitFor(() => expect(within(summary).getAllByRole('listitem')).toHaveLength(6));
+    await waitFor(() => expect(within(summary).getAllByRole('listitem')).toHaveLength(7));
     const boxes = within(summary).getAllByRole('listitem').map((item) => item.textContent);
     expect(boxes).toEqual([
       '120Videos',
@@ -66,6 +66,8 @@ describe('/statistics: what each part shows', () => {
       '1.234.567Visualizaciones',
       '4321Visualizaciones (30 días)',
       '4,25Puntuación media',
+      // es-ES writes a no-break space before the percent sign.
+      '72 (60\u00a0%)Videos con subtítulos',
     ]);
   });
 
@@ -310,6 +312,7 @@ describe('/statistics: exports', () => {
       'Visualizaciones;1234567',
       'Visualizaciones (30 días);4321',
       'Puntuación media;4.25',
+      'Videos con subtítulos;72',
     ]);
     const uma = sections[1]!.split('\r\n');
     expect(uma.slice(0, 3)).toEqual(['Usuarios más activos', 'Usuario;Nombre;Videos vistos', 'user1;Persona 1;20000']);

@@ -21,6 +21,7 @@ export const INFO_BOXES: InfoItem[] = [
   { infoBox: { id: 'views', icon: 'views', count: 1234567, title: 'Visualizaciones' } },
   { infoBox: { id: 'views-30d', icon: 'views-30d', count: 4321, title: 'Visualizaciones (30 días)' } },
   { infoBox: { id: 'rating', icon: 'rating', count: 4.25, title: 'Puntuación media' } },
+  { infoBox: { id: 'subtitulos', icon: 'subtitulos', count: 72, share: 0.6, title: 'Videos con subtítulos' } },
 ];
 
 /** The 30 days up to 2026-11-22, oldest first: day n (0-based) has n × 10 views. */

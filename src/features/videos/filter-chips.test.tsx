@@ -240,3 +240,26 @@ describe('TagStrip', () => {
     expect(onChange).toHaveBeenLastCalledWith([]);
   });
 });
+
+describe('subtitles chip (administrators, R-LIB-26)', () => {
+  it('offers Con subtítulos and Sin subtítulos, shows the choice and clears it', async () => {
+    const { onChange } = renderChips({}, { withSubtitlesFilter: true });
+    await userEvent.click(screen.getByRole('button', { name: 'Subtítulos' }));
+    const menu = within(screen.getByRole('dialog', { name: 'Filtrar por subtítulos' }));
+    expect(menu.getAllByRole('button').map((button) => button.textContent)).toEqual(['Con subtítulos', 'Sin subtítulos']);
+    await userEvent.click(menu.getByRole('button', { name: 'Sin subtítulos' }));
+    expect(onChange).toHaveBeenCalledWith({ subtitles: 'sin' });
+  });
+
+  it('shows the filter in effect with its clear control', async () => {
+    const { onClear } = renderChips({ subtitles: 'con' }, { withSubtitlesFilter: true });
+    expect(screen.getByRole('button', { name: 'Con subtítulos' })).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Quitar filtro de subtítulos' }));
+    expect(onClear).toHaveBeenCalledWith('subtitles');
+  });
+
+  it('is not there for users', () => {
+    renderChips();
+    expect(screen.queryByRole('button', { name: 'Subtítulos' })).not.toBeInTheDocument();
+  });
+});

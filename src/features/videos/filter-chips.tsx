@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import { Button, Chip, CloseButton, Group, Popover, Rating, Skeleton, Stack, Text } from '@mantine/core';
-import { IconCalendar, IconChevronDown, IconHeart, IconStar } from '@tabler/icons-react';
+import { IconCalendar, IconChevronDown, IconHeart, IconStar, IconSubtitles } from '@tabler/icons-react';
 import type { Etiqueta } from '../../../machines/tag-filter/tag-filter.types.ts';
 import type {
   FilterName,
   ScoreFilter,
+  SubtitlesFilter,
   UploadDateFilter,
   UploadPeriod,
   VideoFilters,
@@ -32,6 +33,18 @@ export interface FilterChipsProps {
   locale?: string;
   /** Hide the strip of tags under the chips. */
   withTagStrip?: boolean;
+  /** The Subtítulos chip (administrators, R-LIB-26). */
+  withSubtitlesFilter?: boolean;
+}
+
+const SUBTITLE_OPTIONS: ReadonlyArray<{ value: SubtitlesFilter; label: string }> = [
+  { value: 'con', label: libraryMessages.withSubtitles },
+  { value: 'sin', label: libraryMessages.withoutSubtitles },
+];
+
+/** The subtitles chip's text: 'Subtítulos', or the option chosen. */
+export function subtitlesLabel(filter: SubtitlesFilter | null): string {
+  return SUBTITLE_OPTIONS.find((option) => option.value === filter)?.label ?? libraryMessages.subtitlesChip;
 }
 
 const PERIODS: ReadonlyArray<{ period: UploadPeriod; label: string }> = [
@@ -239,12 +252,62 @@ function ScoreChip({ filter, disabled, onChange, onClear }: {
   );
 }
 
+/** Subtitles (R-LIB-26, administrators): 'Con subtítulos' or 'Sin subtítulos'. */
+function SubtitlesChip({ filter, disabled, onChange, onClear }: {
+  filter: SubtitlesFilter | null;
+  disabled: boolean;
+  onChange: (filter: SubtitlesFilter) => void;
+  onClear: () => void;
+}) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <PopoverChip
+      label={subtitlesLabel(filter)}
+      icon={<IconSubtitles size={16} aria-hidden />}
+      active={filter !== null}
+      disabled={disabled}
+      clearLabel={libraryMessages.clearSubtitlesFilter}
+      onClear={onClear}
+      opened={opened}
+      setOpened={setOpened}
+      title={libraryMessages.subtitlesFilterTitle}
+    >
+      <Stack gap={2}>
+        {SUBTITLE_OPTIONS.map(({ value, label }) => (
+          <Button
+            key={value}
+            variant={filter === value ? 'light' : 'subtle'}
+            color="dark"
+            justify="flex-start"
+            aria-pressed={filter === value}
+            onClick={() => {
+              setOpened(false);
+              onChange(value);
+            }}
+          >
+            {label}
+          </Button>
+        ))}
+      </Stack>
+    </PopoverChip>
+  );
+}
+
 /**
  * The filter chips of the list (R-LIB-6): upload date, favourite, 'Etiqueta' with its popover, and
  * score; then the strip of tags. Props-driven: the host turns `onChange` / `onClear` into
  * 'filters.set' / 'filters.clear'.
  */
-export function FilterChips({ filters, tags, onChange, onClear, disabled = false, locale, withTagStrip = true }: FilterChipsProps) {
+export function FilterChips({
+  filters,
+  tags,
+  onChange,
+  onClear,
+  disabled = false,
+  locale,
+  withTagStrip = true,
+  withSubtitlesFilter = false,
+}: FilterChipsProps) {
   return (
     <Stack gap="xs">
       <Group gap="xs" wrap="wrap">
@@ -278,6 +341,14 @@ export function FilterChips({ filters, tags, onChange, onClear, disabled = false
           onChange={(score) => onChange({ score })}
           onClear={() => onClear('score')}
         />
+        {withSubtitlesFilter && (
+          <SubtitlesChip
+            filter={filters.subtitles}
+            disabled={disabled}
+            onChange={(subtitles) => onChange({ subtitles })}
+            onClear={() => onClear('subtitles')}
+          />
+        )}
       </Group>
       {withTagStrip && (
         <TagStrip tags={tags} selectedIds={filters.tagIds} disabled={disabled} onChange={(tagIds) => onChange({ tagIds })} />

@@ -17,9 +17,18 @@ export interface LibraryCardProps {
 }
 
 /** Every filter of the list, cleared: a tag link shows the videos of that tag, whatever was filtered before. */
-const NO_FILTERS = { q: undefined, tag: undefined, fav: undefined, 'upload-date': undefined, score: undefined, 'not-seen': undefined };
+const NO_FILTERS = {
+  q: undefined,
+  tag: undefined,
+  fav: undefined,
+  'upload-date': undefined,
+  score: undefined,
+  'not-seen': undefined,
+  subtitulos: undefined,
+};
 
 const detailLink = (video: Video) => ({ to: '/videos/$id', params: { id: String(video.id) } });
+const momentLink = (video: Video, second: number) => ({ to: '/videos/$id', params: { id: String(video.id) }, search: { t: second } });
 const tagLink = (tag: Etiqueta) => ({ to: '/videos', search: { ...NO_FILTERS, tag: `in:${tag.id}` } });
 
 /**
@@ -46,6 +55,7 @@ export const LibraryCard = memo(function LibraryCard({ video, isAdmin, opinionLo
       isAdmin={isAdmin}
       linkComponent={Link}
       detailLink={detailLink}
+      momentLink={momentLink}
       tagLink={tagLink}
       favoriteBusy={savingFavorite}
       firstRow={firstRow}

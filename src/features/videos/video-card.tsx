@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type ElementType } from 'react';
 import { ActionIcon, Anchor, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconSubtitlesOff, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { HoverTooltip } from '../../components/hover-tooltip.tsx';
 import { formatDuration } from '../../lib/format/duration.ts';
 import { libraryMessages } from '../../lib/messages.ts';
+import { CaptionSnippets } from './caption-snippets.tsx';
 import { ShortDescription } from './short-description.tsx';
 import { CARD_SIZES, thumbnailSrcSet } from './card-picture.ts';
 import { FavoriteToggle } from './favorite-toggle.tsx';
@@ -35,6 +36,8 @@ export interface VideoCardProps {
    * `{ to: '/videos/$id', params: { id: String(video.id) }, search }` with the router's Link, or `{ href }`.
    */
   detailLink: (video: Video) => Record<string, unknown>;
+  /** Props of a link to the detail page starting at a second (`search: { t }`): a search snippet's (R-LIB-25). */
+  momentLink?: (video: Video, second: number) => Record<string, unknown>;
   /** Props of a tag's link to the list filtered by that tag (`search: { tag: 'in:<id>' }`). */
   tagLink: (tag: Etiqueta) => Record<string, unknown>;
   /** The heart: called with the new value. */
@@ -124,6 +127,7 @@ function LoadedCard({
   isAdmin,
   linkComponent: Link = 'a',
   detailLink,
+  momentLink,
   tagLink,
   onFavoriteChange,
   favoriteBusy = false,
@@ -184,6 +188,23 @@ function LoadedCard({
             {libraryMessages.notSeen}
           </Badge>
         )}
+        {isAdmin && video.idiomasSubtitulos.length === 0 && (
+          // Quiet on purpose (R-LIB-23): a fact for administrators, over the picture so the card keeps its size.
+          <Badge
+            pos="absolute"
+            top={8}
+            right={8}
+            color="dark.7"
+            variant="white"
+            radius="sm"
+            tt="none"
+            fw={500}
+            leftSection={<IconSubtitlesOff size={13} aria-hidden />}
+            style={{ ...OVER_PICTURE, boxShadow: 'var(--mantine-shadow-xs)' }}
+          >
+            {libraryMessages.noSubtitles}
+          </Badge>
+        )}
         <Badge pos="absolute" bottom={8} right={8} color="dark.7" variant="filled" radius="sm" aria-label={libraryMessages.duration(duration)} style={OVER_PICTURE}>
           {duration}
         </Badge>
@@ -196,6 +217,13 @@ function LoadedCard({
           </Anchor>
         </Title>
         <ShortDescription text={video.descripcionCorta} lineClamp={3} c="gray.8" />
+        {video.coincidencias && video.coincidencias.length > 0 && (
+          <CaptionSnippets
+            coincidencias={video.coincidencias}
+            linkComponent={Link}
+            momentLink={(second) => (momentLink ?? ((shown: Video) => detailLink(shown)))(video, second)}
+          />
+        )}
         {video.etiquetas.length > 0 && (
           <Group gap={6} component="ul" aria-label={libraryMessages.videoTags} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {video.etiquetas.map((tag) => (

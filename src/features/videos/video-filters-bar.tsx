@@ -17,6 +17,8 @@ export interface VideoFiltersBarProps {
   tags: readonly Etiqueta[];
   /** For dates on the chips (the browser's language by default). */
   locale?: string;
+  /** Administrators also filter by subtitles (R-LIB-26). */
+  isAdmin?: boolean;
 }
 
 const TABS: ReadonlyArray<{ value: VideoTab; label: string }> = [
@@ -29,10 +31,10 @@ const TABS: ReadonlyArray<{ value: VideoTab; label: string }> = [
  * The list's controls (R-LIB-12), on the filters machine hosted by the route: the view below with
  * the machine's filters, its 'restoring' state and its `send`.
  */
-export function VideoFiltersBar({ actorRef, tags, locale }: VideoFiltersBarProps) {
+export function VideoFiltersBar({ actorRef, tags, locale, isAdmin = false }: VideoFiltersBarProps) {
   const filters = useSelector(actorRef, (snapshot) => snapshot.context.filters);
   const restoring = useSelector(actorRef, (snapshot) => snapshot.hasTag('restoring'));
-  return <FiltersBarView filters={filters} restoring={restoring} send={actorRef.send} tags={tags} locale={locale} />;
+  return <FiltersBarView filters={filters} restoring={restoring} send={actorRef.send} tags={tags} locale={locale} isAdmin={isAdmin} />;
 }
 
 export interface FiltersBarViewProps {
@@ -43,13 +45,14 @@ export interface FiltersBarViewProps {
   send: (event: VideoFiltersEvent) => void;
   tags: readonly Etiqueta[];
   locale?: string | undefined;
+  isAdmin?: boolean;
 }
 
 /**
  * Tabs Todos / Favoritos / No vistos, the search box (runs on Enter with text), and the filter
  * chips with the tag strip, each sending its event. The app renders it through the filters machine (above).
  */
-export function FiltersBarView({ filters, restoring, send, tags, locale }: FiltersBarViewProps) {
+export function FiltersBarView({ filters, restoring, send, tags, locale, isAdmin = false }: FiltersBarViewProps) {
   const [text, setText] = useState(filters.q ?? '');
 
   // The text follows the filter when it changes elsewhere (Todos, a restored or linked address).
@@ -100,6 +103,7 @@ export function FiltersBarView({ filters, restoring, send, tags, locale }: Filte
         tags={tags}
         disabled={restoring}
         locale={locale}
+        withSubtitlesFilter={isAdmin}
         onChange={(changes) => send({ type: 'filters.set', filters: changes })}
         onClear={(filter) => send({ type: 'filters.clear', filter })}
       />

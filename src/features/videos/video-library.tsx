@@ -71,7 +71,7 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
         <Title order={1}>{appLabels.videos}</Title>
       </VisuallyHidden>
       <Stack gap="lg">
-        <VideoFiltersBar actorRef={filtersRef} tags={tags.data ?? []} />
+        <VideoFiltersBar actorRef={filtersRef} tags={tags.data ?? []} isAdmin={isAdmin} />
         {showPlaceholders ? (
           <VideoGrid<Video>
             items={placeholders}

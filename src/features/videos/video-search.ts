@@ -1,5 +1,5 @@
-/** The video list's filters in the address (R-LIB-12): q, tag, fav, upload-date, score, not-seen. */
-export const videoSearchKeys = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen'] as const;
+/** The video list's filters in the address (R-LIB-12): q, tag, fav, upload-date, score, not-seen, and subtitulos (R-LIB-26). */
+export const videoSearchKeys = ['q', 'tag', 'fav', 'upload-date', 'score', 'not-seen', 'subtitulos'] as const;
 
 type VideoSearchKey = (typeof videoSearchKeys)[number];
 export type VideoSearch = Partial<Record<VideoSearchKey, string>>;

@@ -159,6 +159,12 @@ export const uploadWizardBrowserPlan: BrowserPlan<UploadWizardModelEvent, Upload
     return 'real';
   },
 
+  // The subtitles after Confirmar run in Chromium in tests/e2e/captions-search.test.ts against the real server.
+  jsdomOnlyEvent: (event) =>
+    event.type === 'upload.confirm' && event.subtitles.length > 0
+      ? 'los subtítulos enviados tras Confirmar se prueban en Chromium en tests/e2e/captions-search.test.ts'
+      : null,
+
   executors: {
     'upload.choose': async (context) => {
       const { page, event } = context;
@@ -222,6 +228,8 @@ export const uploadWizardBrowserPlan: BrowserPlan<UploadWizardModelEvent, Upload
     // The picture chosen is text: the server refuses it (415).
     'xstate.error.actor.uploadThumbnail': async ({ held }) => (await held('uploadThumbnail')).pass(),
     'xstate.done.actor.createVideo': async ({ held }) => (await held('createVideo')).pass(),
+    'xstate.done.actor.sendSubtitles': { jsdomOnly: 'se prueba en Chromium en tests/e2e/captions-search.test.ts' },
+    'upload.retrySubtitles': { jsdomOnly: 'se prueba en Chromium en tests/e2e/captions-search.test.ts' },
     'xstate.error.actor.createVideo': async ({ held, page }) => {
       // Someone made a video of this asset first: the same request, sent once before the wizard's (409).
       const call = await held('createVideo');

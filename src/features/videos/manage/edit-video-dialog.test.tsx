@@ -286,7 +286,8 @@ describe('edit video dialog model (library page, administrator)', () => {
       before = model.initial;
       await openLibrary();
       await runPath(path, states, executors);
-    });
+      // A path types a few fields letter by letter: on a loaded machine that takes longer than the default.
+    }, 90_000);
   }
 });
 
@@ -358,4 +359,40 @@ describe('edit video dialog', () => {
     await waitFor(() => expect(queryDialog()).not.toBeInTheDocument());
     expect(library.log).toEqual([]);
   });
+});
+
+describe("Subtítulos in 'Editar video' (R-ADM-7…9), through the API", () => {
+  const subtitles = () => within(within(dialog()).getByRole('group', { name: 'Subtítulos' }));
+
+  it('lists the tracks by name; a file is saved at once, a refusal names the line, and a removal is asked first', async () => {
+    await openLibrary();
+    library.tracks.set(VIDEO.id, [{ idioma: 'en', etiqueta: 'Inglés', url: '/api/media/asset-7/subtitulos-en.vtt?expires=1&signature=s' }]);
+    await user.click(screen.getByRole('button', { name: `Editar ${VIDEO.titulo}` }));
+    expect(await subtitles().findByText('Inglés')).toBeVisible();
+
+    // A Spanish file (the select's first free language): PUT at once, as an SRT, and said.
+    const inputs = () => [...dialog().querySelectorAll<HTMLInputElement>('input[type="file"][accept*=".vtt"]')];
+    await user.upload(inputs().at(-1)!, new File(['1\n00:00:01,000 --> 00:00:02,000\nHola\n'], 'acta.srt'));
+    expect(await subtitles().findByText('Subtítulos en Español guardados')).toBeVisible();
+    expect(library.subtitlePuts).toEqual([{ id: VIDEO.id, idioma: 'es', contentType: 'application/x-subrip', text: '1\n00:00:01,000 --> 00:00:02,000\nHola\n' }]);
+    expect(subtitles().getAllByRole('listitem').map((item) => item.textContent?.split('Sustituir')[0])).toEqual(['Inglés', 'Español']);
+
+    // A refused replacement: the message names the line; the track stays.
+    library.refuseNextSubtitles('línea 2: tiempo mal escrito');
+    await user.upload(inputs()[0]!, new File(['WEBVTT\n\nmal\n'], 'charla.en.vtt'));
+    expect(await subtitles().findByRole('alert')).toHaveTextContent('charla.en.vtt (Inglés): El archivo de subtítulos no es válido: línea 2: tiempo mal escrito');
+    expect(subtitles().getByText('Inglés')).toBeVisible();
+
+    // Quitar asks; Cancelar keeps it; Quitar removes it.
+    await user.click(subtitles().getByRole('button', { name: 'Quitar los subtítulos en Inglés' }));
+    await user.click(within(subtitles().getByRole('group', { name: '¿Quitar los subtítulos en Inglés?' })).getByRole('button', { name: 'Cancelar' }));
+    expect(library.log.filter((line) => line.startsWith('DELETE subtitulos'))).toEqual([]);
+    await user.click(subtitles().getByRole('button', { name: 'Quitar los subtítulos en Inglés' }));
+    await user.click(within(subtitles().getByRole('group', { name: '¿Quitar los subtítulos en Inglés?' })).getByRole('button', { name: 'Quitar' }));
+    expect(await subtitles().findByText('Subtítulos en Inglés quitados')).toBeVisible();
+    expect(library.log.filter((line) => line.startsWith('DELETE subtitulos'))).toEqual([`DELETE subtitulos ${VIDEO.id} en`]);
+    expect(subtitles().getAllByRole('listitem').map((item) => item.textContent?.split('Sustituir')[0])).toEqual(['Español']);
+    // Nothing of the video itself was written.
+    expect(library.patches).toEqual([]);
+  }, 90_000);
 });

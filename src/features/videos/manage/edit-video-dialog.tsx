@@ -6,11 +6,15 @@ import { videoDialogMessages } from '../../../lib/messages.ts';
 import { VideoFormFields } from '../upload/video-form-fields.tsx';
 import type { Video } from '../videos.queries.ts';
 import { formValuesOf, type editVideoDialog } from './manage.actors.ts';
+import type { SubtitleTracksLogic } from './subtitle-tracks.actors.ts';
+import { SubtitleTracksSection } from './subtitle-tracks-section.tsx';
 import { useDialog } from '../../../lib/use-dialog.ts';
 
 export interface EditVideoDialogProps {
   /** The running edit dialog (`createVideoManagementLogic(…).editLogic`). */
   actorRef: ActorRefFrom<typeof editVideoDialog>;
+  /** The Subtítulos section's machine (R-ADM-7): its changes are saved at once, apart from Guardar. */
+  subtitlesLogic?: SubtitleTracksLogic;
 }
 
 /**
@@ -18,7 +22,7 @@ export interface EditVideoDialogProps {
  * for a new picture, Guardar (validates, then saves only what changed; a loader while it saves) and
  * Cancelar. A failure leaves the dialog open with what the user typed.
  */
-export function EditVideoDialog({ actorRef }: EditVideoDialogProps) {
+export function EditVideoDialog({ actorRef, subtitlesLogic }: EditVideoDialogProps) {
   const dialog = useDialog(actorRef);
   return (
     <Modal
@@ -39,6 +43,7 @@ export function EditVideoDialog({ actorRef }: EditVideoDialogProps) {
           invalid={dialog.invalid}
           onCancel={dialog.close}
           onSubmit={(values, thumbnail) => dialog.submit({ values, thumbnail })}
+          subtitlesLogic={subtitlesLogic}
         />
       )}
     </Modal>
@@ -52,9 +57,10 @@ interface EditVideoFormProps {
   invalid: boolean;
   onCancel: () => void;
   onSubmit: (values: VideoFormValues, thumbnail: File | null) => void;
+  subtitlesLogic?: SubtitleTracksLogic | undefined;
 }
 
-function EditVideoForm({ video, busy, invalid, onCancel, onSubmit }: EditVideoFormProps) {
+function EditVideoForm({ video, busy, invalid, onCancel, onSubmit, subtitlesLogic }: EditVideoFormProps) {
   const [values, setValues] = useState(() => formValuesOf(video));
   const [thumbnail, setThumbnail] = useState<File | null>(null);
   const submit = (event: FormEvent) => {
@@ -72,6 +78,7 @@ function EditVideoForm({ video, busy, invalid, onCancel, onSubmit }: EditVideoFo
           knownTags={video.etiquetas}
           thumbnail={{ file: thumbnail, onChange: setThumbnail }}
         />
+        {subtitlesLogic && <SubtitleTracksSection logic={subtitlesLogic} videoId={video.id} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={busy}>
             {videoDialogMessages.cancel}

@@ -11,6 +11,7 @@ import { videoManagementMessages } from '../../../lib/messages.ts';
 import type { ToastStore } from '../../../lib/toasts.ts';
 import { videoKeys, videoListFilter, type Video, type VideoListData } from '../videos.queries.ts';
 import { removeFromPages } from '../video.actors.ts';
+import { createSubtitleTracksLogic } from './subtitle-tracks.actors.ts';
 
 type VideoPatchOperation = components['schemas']['VideoPatchOperation'];
 
@@ -150,6 +151,7 @@ export function createVideoManagementLogic(queryClient: QueryClient, toasts: Toa
   // The toast's actor is created just after the machine's step (as video.actors.ts does).
   const show = (toast: ToastInput) => queueMicrotask(() => void toasts.show(toast));
   return {
+    subtitlesLogic: createSubtitleTracksLogic(queryClient),
     editLogic: editVideoDialog.provide({
       actors: { work: fromPromise<Video, EditVideoInput>(({ input }) => writes.editVideo(input)) },
       guards: editVideoGuards,

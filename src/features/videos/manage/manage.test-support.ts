@@ -86,13 +86,29 @@ export interface FakeLibrary {
   answer: (write: Write, outcome: Outcome) => Promise<void>;
   /** The next picture PUT is refused with this problem. */
   refuseNextPut: (status: number) => void;
+  /** Each video's subtitle tracks as the server has them (GET / PUT / DELETE /api/videos/{id}/subtitulos…). */
+  tracks: Map<number, Subtitulo[]>;
+  /** The subtitle files PUT: video, language, content type, text. */
+  subtitlePuts: Array<{ id: number; idioma: string; contentType: string | null; text: string }>;
+  /** The next subtitle PUT is refused as invalid, naming this line. */
+  refuseNextSubtitles: (detail: string) => void;
 }
+
+const ETIQUETAS: Record<string, string> = { es: 'Español', en: 'Inglés', ca: 'Catalán', fr: 'Francés' };
+
+type Subtitulo = components['schemas']['Subtitulo'];
+const trackOf = (video: Video, idioma: string): Subtitulo => ({
+  idioma,
+  etiqueta: ETIQUETAS[idioma] ?? idioma,
+  url: `/api/media/${video.idExterno}/subtitulos-${idioma}.vtt?expires=1&signature=s`,
+});
 
 /** Serves a library of `videos` to the app; each test calls it once. */
 export function serveLibrary(videos: Video[] = [VIDEO, OTHER_VIDEO]): FakeLibrary {
   let stored = videos.map((video) => ({ ...video }));
   const held: Array<{ write: Write; settle: (outcome: Outcome) => void }> = [];
   let refusePut: number | null = null;
+  let refuseSubtitles: string | null = null;
   const library: FakeLibrary = {
     videos: () => stored,
     patches: [],
@@ -111,6 +127,11 @@ export function serveLibrary(videos: Video[] = [VIDEO, OTHER_VIDEO]): FakeLibrar
     },
     refuseNextPut: (status) => {
       refusePut = status;
+    },
+    tracks: new Map(videos.map((video) => [video.id, video.idiomasSubtitulos.map((idioma) => trackOf(video, idioma))])),
+    subtitlePuts: [],
+    refuseNextSubtitles: (detail) => {
+      refuseSubtitles = detail;
     },
   };
   const hold = (write: Write) => new Promise<Outcome>((settle) => held.push({ write, settle }));
@@ -168,6 +189,30 @@ export function serveLibrary(videos: Video[] = [VIDEO, OTHER_VIDEO]): FakeLibrar
       }
       stored = stored.map((entry) => (entry.id === id ? saved : entry));
       return response(200).json(saved);
+    }),
+    http.get('/api/videos/{id}/subtitulos', ({ params, response }) => response(200).json(library.tracks.get(Number(params.id)) ?? [])),
+    http.put('/api/videos/{id}/subtitulos/{idioma}', async ({ params, request, response }) => {
+      const id = Number(params.id);
+      library.log.push(`PUT subtitulos ${id} ${params.idioma}`);
+      library.subtitlePuts.push({ id, idioma: params.idioma, contentType: request.headers.get('Content-Type'), text: await request.text() });
+      if (refuseSubtitles !== null) {
+        const detail = refuseSubtitles;
+        refuseSubtitles = null;
+        return problem(400, 'invalid-subtitles', detail) as never;
+      }
+      const video = stored.find((entry) => entry.id === id)!;
+      const existing = library.tracks.get(id) ?? [];
+      const track = trackOf(video, params.idioma);
+      library.tracks.set(id, [...existing.filter((entry) => entry.idioma !== params.idioma), track].sort((a, b) => a.idioma.localeCompare(b.idioma)));
+      stored = stored.map((entry) => (entry.id === id ? { ...entry, idiomasSubtitulos: library.tracks.get(id)!.map((t) => t.idioma) } : entry));
+      return response(existing.some((entry) => entry.idioma === params.idioma) ? 200 : 201).json(track);
+    }),
+    http.delete('/api/videos/{id}/subtitulos/{idioma}', ({ params, response }) => {
+      const id = Number(params.id);
+      library.log.push(`DELETE subtitulos ${id} ${params.idioma}`);
+      library.tracks.set(id, (library.tracks.get(id) ?? []).filter((entry) => entry.idioma !== params.idioma));
+      stored = stored.map((entry) => (entry.id === id ? { ...entry, idiomasSubtitulos: library.tracks.get(id)!.map((t) => t.idioma) } : entry));
+      return response(204).empty();
     }),
     http.delete('/api/videos/{id}', async ({ params, response }) => {
       const id = Number(params.id);

@@ -35,7 +35,7 @@ export function useVideoManagement(queryClient: QueryClient, toasts: ToastStore)
     cardActions,
     dialogs: (
       <>
-        {opened.edit && <EditVideoDialog actorRef={editRef} />}
+        {opened.edit && <EditVideoDialog actorRef={editRef} subtitlesLogic={logic.subtitlesLogic} />}
         {opened.delete && <DeleteVideoDialog actorRef={deleteRef} />}
       </>
     ),

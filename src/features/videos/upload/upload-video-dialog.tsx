@@ -18,7 +18,10 @@ import {
 } from '../../../../machines/upload-wizard/upload-wizard.machine.ts';
 import { validateVideoForm, type VideoFormValues } from '../../../../machines/video-form/video-form.rules.ts';
 import { appLabels } from '../../../components/app-labels.ts';
-import { uploadMessages } from '../../../lib/messages.ts';
+import { subtitleMessages, uploadMessages } from '../../../lib/messages.ts';
+import { languageName, type SubtitleChoice } from './subtitle-files.ts';
+import { SubtitleFilesSection } from './subtitle-files-section.tsx';
+import { subtitleRefusalMessage } from './subtitles.actors.ts';
 import { formatBytes, formatRate } from './upload-format.ts';
 import { emptyVideoForm, VideoFormFields } from './video-form-fields.tsx';
 
@@ -63,6 +66,7 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
   const snapshot = useSelector(actorRef, (current) => current);
   const [values, setValues] = useState<VideoFormValues>(emptyVideoForm);
   const [thumbnail, setThumbnail] = useState<File | null>(null);
+  const [subtitles, setSubtitles] = useState<SubtitleChoice[]>([]);
   const phone = useMediaQuery('(max-width: 639px)', false, { getInitialValueInEffect: false });
 
   const ended = snapshot.status === 'done';
@@ -77,6 +81,9 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
   // After a failed Confirmar the messages follow the fields as they are corrected.
   const errors = context.errors ? validateVideoForm(values) : {};
   const cancel = () => actorRef.send({ type: 'upload.cancel' });
+  // The video exists and some subtitle files were refused: only those can still change (R-UPL-11).
+  const fixingSubtitles = phase === 'subtitlesRefused';
+  const { savedSubtitles } = context;
 
   return (
     <Modal.Root opened={!ended} onClose={cancel} size="lg" fullScreen={phone} closeOnClickOutside={false} closeOnEscape={!busy}>
@@ -110,8 +117,16 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
               values={values}
               onChange={setValues}
               errors={errors}
-              disabled={busy}
+              disabled={busy || fixingSubtitles}
               thumbnail={{ file: thumbnail, onChange: setThumbnail }}
+            />
+
+            <SubtitleFilesSection
+              value={subtitles}
+              onChange={setSubtitles}
+              disabled={busy}
+              failures={fixingSubtitles ? context.subtitleFailures : []}
+              saved={savedSubtitles}
             />
 
             {/* The buttons stay in view while the form scrolls. */}
@@ -125,15 +140,25 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
               style={{ zIndex: 1, borderTop: '1px solid var(--mantine-color-default-border)' }}
             >
               <Button variant="default" onClick={cancel} disabled={busy}>
-                {uploadMessages.cancel}
+                {fixingSubtitles ? subtitleMessages.close : uploadMessages.cancel}
               </Button>
-              <Button
-                onClick={() => actorRef.send({ type: 'upload.confirm', values, thumbnail })}
-                disabled={phase !== 'uploaded' && !busy}
-                loading={busy}
-              >
-                {uploadMessages.confirm}
-              </Button>
+              {fixingSubtitles ? (
+                <Button
+                  onClick={() =>
+                    actorRef.send({ type: 'upload.retrySubtitles', subtitles: subtitles.filter((entry) => !savedSubtitles.includes(entry.idioma)) })
+                  }
+                >
+                  {subtitleMessages.retry}
+                </Button>
+              ) : (
+                <Button
+                  onClick={() => actorRef.send({ type: 'upload.confirm', values, thumbnail, subtitles })}
+                  disabled={phase !== 'uploaded' && !busy}
+                  loading={busy}
+                >
+                  {uploadMessages.confirm}
+                </Button>
+              )}
             </Group>
           </Stack>
         </Modal.Body>
@@ -223,6 +248,21 @@ function StepContent({ snapshot, phase, send }: StepContentProps) {
           </Alert>
         </Stack>
       );
+    case 'subtitlesRefused':
+      return (
+        <Alert color="orange" icon={<IconAlertTriangle size={18} />}>
+          <Stack gap={4}>
+            <Text size="sm">{subtitleMessages.wizardRefused}</Text>
+            <ul style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
+              {context.subtitleFailures.map((failure) => (
+                <li key={failure.idioma}>
+                  <Text size="sm">{subtitleMessages.fileFailed(failure.fileName, languageName(failure.idioma), subtitleRefusalMessage(failure))}</Text>
+                </li>
+              ))}
+            </ul>
+          </Stack>
+        </Alert>
+      );
     case 'cancelled':
     case 'created':
       return null;
@@ -284,6 +324,9 @@ function TransferProgress({ snapshot, phase, send }: StepContentProps) {
             <Loader size="sm" />
             <Text>{context.processed === null ? uploadMessages.processing : uploadMessages.processingPercent(context.processed)}</Text>
           </Group>
+          <Text size="sm" c="dimmed">
+            {uploadMessages.qualitiesFollow}
+          </Text>
           {context.processed !== null && (
             <Progress.Root size="sm">
               <Progress.Section value={context.processed} aria-label={uploadMessages.processingProgress} />
@@ -291,11 +334,18 @@ function TransferProgress({ snapshot, phase, send }: StepContentProps) {
           )}
         </Stack>
       )}
-      {phase === 'uploaded' && <Text size="sm">{uploadMessages.uploaded}</Text>}
+      {phase === 'uploaded' && (
+        <Stack gap={2}>
+          <Text size="sm">{uploadMessages.uploaded}</Text>
+          <Text size="sm" c="dimmed">
+            {uploadMessages.qualitiesFollow}
+          </Text>
+        </Stack>
+      )}
       {phase === 'saving' && (
         <Group gap="sm">
           <Loader size="sm" />
-          <Text>{uploadMessages.saving}</Text>
+          <Text>{snapshot.matches({ saving: 'subtitles' }) ? subtitleMessages.saving : uploadMessages.saving}</Text>
         </Group>
       )}
     </Stack>

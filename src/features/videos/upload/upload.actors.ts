@@ -17,6 +17,7 @@ import { decodeClaims, getToken } from '../../../lib/auth-token.ts';
 import { videoManagementMessages } from '../../../lib/messages.ts';
 import type { ToastStore } from '../../../lib/toasts.ts';
 import { videoKeys, type Video } from '../videos.queries.ts';
+import { createSendSubtitles } from './subtitles.actors.ts';
 
 type VideoCreate = components['schemas']['VideoCreate'];
 
@@ -344,6 +345,7 @@ export function createUploadActors({ queryClient, sendFile }: Pick<UploadWizardD
       void queryClient.invalidateQueries({ queryKey: videoKeys.lists() });
       return video;
     }),
+    sendSubtitles: createSendSubtitles(queryClient),
   };
 }
 
