@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database, Flag, VideosTable, VideoUserStatesTable } from '../../db/schema.ts';
 import { countView, forgetViewsOfVideo } from '../statistics/statistics.service.ts';
@@ -501,6 +501,86 @@ export async function replaceVideoCues(db: Executor, dialect: DialectName, video
     .set({ subtitle_languages: languages.length ? languages.map((l) => l.idioma).join(',') : null })
     .where('id', '=', videoId)
     .execute();
+}
+
+/** Many cues of many videos, column by column (the generator's bulk load). */
+export interface CueColumns {
+  videoIds: number[];
+  idiomas: string[];
+  inicios: number[];
+  fines: number[];
+  textos: string[];
+}
+
+/**
+ * Adds cues in bulk, in the caller's transaction (docs/decisions/0119-caption-generator-bulk-load.md):
+ * multi-row inserts (SQLite, as many rows as its 32,766 parameters allow) or one array per column
+ * (PostgreSQL, `unnest`, the tsvector made in the statement from the words folded here). The videos'
+ * subtitle_languages are the caller's (it knows them); the list's pages are forgotten.
+ */
+export async function insertCuesInBulk(db: Executor, dialect: DialectName, cues: CueColumns): Promise<void> {
+  const count = cues.videoIds.length;
+  if (count === 0) return;
+  await bumpLibraryGeneration(db);
+  if (dialect === 'postgres') {
+    const chunk = 50_000;
+    for (let from = 0; from < count; from += chunk) {
+      const part = <T>(values: T[]) => values.slice(from, from + chunk);
+      await sql`insert into video_cues (video_id, idioma, inicio, fin, texto, document)
+        select x.v, x.l, x.s, x.e, x.t, to_tsvector('simple', x.f)
+        from unnest(${part(cues.videoIds)}::integer[], ${part(cues.idiomas)}::varchar[], ${part(cues.inicios)}::float8[], ${part(cues.fines)}::float8[],
+          ${part(cues.textos)}::text[], ${part(cues.textos).map(foldedWords)}::text[]) as x(v, l, s, e, t, f)`.execute(db);
+    }
+    return;
+  }
+  const chunk = Math.floor(32_766 / 5);
+  const row = '(?, ?, ?, ?, ?)';
+  const textFor = (rows: number) => `insert into video_cues (video_id, idioma, inicio, fin, texto) values ${Array.from({ length: rows }, () => row).join(', ')}`;
+  const full = textFor(chunk);
+  for (let from = 0; from < count; from += chunk) {
+    const rows = Math.min(chunk, count - from);
+    const parameters: unknown[] = new Array(rows * 5);
+    for (let r = 0, i = from; r < rows; r++, i++) {
+      parameters[r * 5] = cues.videoIds[i];
+      parameters[r * 5 + 1] = cues.idiomas[i];
+      parameters[r * 5 + 2] = cues.inicios[i];
+      parameters[r * 5 + 3] = cues.fines[i];
+      parameters[r * 5 + 4] = cues.textos[i];
+    }
+    await db.executeQuery(CompiledQuery.raw(rows === chunk ? full : textFor(rows), parameters));
+  }
+}
+
+/**
+ * Runs a bulk load of cues (`work`, in the caller's transaction) with the indexes of video_cues
+ * dropped and made again once afterwards, exactly as they were (their definitions read from the
+ * database); on SQLite the trigger that feeds cues_fts is off too and cues_fts is rebuilt from
+ * video_cues at the end. Building an index once is much cheaper than millions of insertions into it
+ * (ADR 0119); the rebuild re-reads every cue, so this is for loads that are most of them.
+ */
+export async function bulkLoadingCues<T>(db: Executor, dialect: DialectName, work: () => Promise<T>): Promise<T> {
+  const indexes =
+    dialect === 'postgres'
+      ? (await sql<{ name: string; definition: string }>`select i.indexname as name, i.indexdef as definition from pg_indexes i
+          where i.schemaname = current_schema() and i.tablename = 'video_cues'
+            and not exists (select 1 from pg_constraint c where c.conname = i.indexname and c.connamespace = current_schema()::regnamespace)`.execute(db)).rows
+      : (await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+          where type = 'index' and tbl_name = 'video_cues' and sql is not null`.execute(db)).rows;
+  const trigger =
+    dialect === 'sqlite'
+      ? (await sql<{ definition: string }>`select sql as definition from sqlite_master where type = 'trigger' and name = 'video_cues_fts_insert'`.execute(db)).rows[0]
+      : undefined;
+  // PostgreSQL: room to sort the GIN index in memory (for this transaction only)
+  if (dialect === 'postgres') await sql`set local maintenance_work_mem = '512MB'`.execute(db);
+  for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(db);
+  if (trigger) await sql`drop trigger video_cues_fts_insert`.execute(db);
+  const result = await work();
+  for (const index of indexes) await sql.raw(index.definition).execute(db);
+  if (trigger) {
+    await sql.raw(trigger.definition).execute(db);
+    await sql`insert into cues_fts (cues_fts) values ('rebuild')`.execute(db);
+  }
+  return result;
 }
 
 /** The cues of the video in one language, in order of time (a transcript). */
