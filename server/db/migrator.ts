@@ -17,6 +17,7 @@ import * as m20261129T1100 from './migrations/2026-11-29T1100-tag-filter-counts.
 import * as m20261202T2200 from './migrations/2026-12-02T2200-streaming.ts';
 import * as m20261202T2300 from './migrations/2026-12-02T2300-drop-own-states-generation.ts';
 import * as m20261203T0700 from './migrations/2026-12-03T0700-subtitles.ts';
+import * as m20261203T0800 from './migrations/2026-12-03T0800-cue-video-lookup.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -43,6 +44,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026-12-02T2200-streaming': m20261202T2200,
   '2026-12-02T2300-drop-own-states-generation': m20261202T2300,
   '2026-12-03T0700-subtitles': m20261203T0700,
+  '2026-12-03T0800-cue-video-lookup': m20261203T0800,
 };
 
 class StaticProvider implements MigrationProvider {
