@@ -257,20 +257,20 @@ export interface MatchedCueRow {
  * The best `perVideo` cues of each of these videos that match the words (R-LIB-20): the shortest
  * first (the words are the most of it; on such short documents bm25 and ts_rank mostly say the
  * same, and this order is the same on both databases), then the earliest. One statement for a page,
- * read after ranking it, driven by the page's videos (their cues by the video index, checked against
- * the engine's matching cue ids), so its cost does not grow with the cues of the whole library.
+ * read after ranking it. SQLite checks each matching cue's video on the narrow id index and reads
+ * the rows of the page's cues only; PostgreSQL ANDs the bitmaps of the video and GIN indexes.
  */
 export async function findMatchedCues(db: Executor, dialect: DialectName, words: string[], videoIds: readonly number[], perVideo: number): Promise<MatchedCueRow[]> {
   if (words.length === 0 || videoIds.length === 0) return [];
   const ids = sql.join(videoIds);
-  const matching =
+  const matched =
     dialect === 'postgres'
-      ? sql`k.document @@ to_tsquery('simple', ${tsQueryText(words)})`
-      : // `+`: the id is checked against the matching cues, not used to find the rows
-        sql`+k.id in (select rowid from cues_fts where cues_fts match ${ftsMatchExpression(words)})`;
+      ? sql`from video_cues k where k.video_id in (${ids}) and k.document @@ to_tsquery('simple', ${tsQueryText(words)})`
+      : sql`from cues_fts f join video_cues k indexed by video_cues_id_video_idx on k.id = f.rowid
+          where cues_fts match ${ftsMatchExpression(words)} and k.video_id in (${ids})`;
   const result = await sql<MatchedCueRow>`select video_id, idioma, inicio, fin, texto from (
       select k.video_id, k.idioma, k.inicio, k.fin, k.texto, row_number() over (partition by k.video_id order by length(k.texto), k.inicio, k.id) as n
-      from video_cues k where k.video_id in (${ids}) and ${matching}) t
+      ${matched}) t
     where n <= ${perVideo} order by video_id, n`.execute(db);
   return result.rows;
 }
