@@ -18,6 +18,7 @@ import * as m20261202T2200 from './migrations/2026-12-02T2200-streaming.ts';
 import * as m20261202T2300 from './migrations/2026-12-02T2300-drop-own-states-generation.ts';
 import * as m20261203T0700 from './migrations/2026-12-03T0700-subtitles.ts';
 import * as m20261203T0800 from './migrations/2026-12-03T0800-cue-video-lookup.ts';
+import * as m20261203T0810 from './migrations/2026-12-03T0810-list-index-subtitles.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -45,6 +46,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026-12-02T2300-drop-own-states-generation': m20261202T2300,
   '2026-12-03T0700-subtitles': m20261203T0700,
   '2026-12-03T0800-cue-video-lookup': m20261203T0800,
+  '2026-12-03T0810-list-index-subtitles': m20261203T0810,
 };
 
 class StaticProvider implements MigrationProvider {
