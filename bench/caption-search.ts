@@ -12,6 +12,9 @@
  * (its library has no subtitles), printed beside the figure bench/results.md holds.
  *
  *   npx tsx bench/caption-search.ts [--videos 10000] [--cues 600] [--queries 300] [--databases sqlite,postgres]
+ *   --reuse-sqlite DIR / --reuse-pg SCHEMA: measure the queries on a library generated before (a DATA_DIR,
+ *   a PostgreSQL schema, e.g. by `npm run cli -- generate --videos 10000 --users 0 --views 0 --cues 600 --seed 7`);
+ *   nothing is generated (no generator time) and it is left as it was but for the bench's user.
  *   PostgreSQL: BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test (a schema of its own, dropped after).
  */
 import crypto from 'node:crypto';
@@ -38,6 +41,8 @@ const { values: args } = parseArgs({
     cues: { type: 'string', default: '600' },
     queries: { type: 'string', default: '300' },
     databases: { type: 'string', default: 'sqlite,postgres' },
+    'reuse-sqlite': { type: 'string' },
+    'reuse-pg': { type: 'string' },
   },
   strict: true,
 });
@@ -54,7 +59,8 @@ const KINDS: Kind[] = ['two words', 'word + prefix', 'one word'];
 
 interface Run {
   dialect: string;
-  generatorSeconds: number;
+  /** undefined: a library generated before was reused */
+  generatorSeconds: number | undefined;
   cues: number;
   /** bytes: the cue index, and the cues' table */
   indexBytes: number;
@@ -92,19 +98,30 @@ async function queriesFrom(db: Db): Promise<Map<Kind, string[]>> {
 }
 
 async function measure(dialect: 'sqlite' | 'postgres'): Promise<Run> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tao-bench-captions-'));
-  const schema = `bench_${crypto.randomBytes(6).toString('hex')}`;
+  const reused = dialect === 'postgres' ? args['reuse-pg'] : args['reuse-sqlite'];
+  const dataDir = dialect === 'sqlite' && reused ? reused : fs.mkdtempSync(path.join(os.tmpdir(), 'tao-bench-captions-'));
+  const schema = dialect === 'postgres' && reused ? reused : `bench_${crypto.randomBytes(6).toString('hex')}`;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CLIENT_DIR: path.join(dataDir, 'no-client') });
   const db = await openDatabase(dialect === 'postgres' ? { databaseUrl: PG_URL, dataDir, pgSchema: schema } : { dataDir });
   try {
     await migrateToLatest(db);
-    console.log(`\n${dialect}: generating ${VIDEOS} videos × ${CUES} cues…`);
-    const report = await generate(db, { videos: VIDEOS, users: 0, views: 0, cues: CUES, seed: SEED, onProgress: (line) => console.log(`  ${line}`) });
-    console.log(`  generated in ${report.seconds.toFixed(1)} s`);
-    if (dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
+    let generatorSeconds: number | undefined;
+    let cues: number;
+    if (reused) {
+      cues = Number((await sql<{ n: number | string }>`select count(*) as n from video_cues`.execute(db.kysely)).rows[0]!.n);
+      console.log(`\n${dialect}: reusing ${reused} (${cues} cues)`);
+    } else {
+      console.log(`\n${dialect}: generating ${VIDEOS} videos × ${CUES} cues…`);
+      const report = await generate(db, { videos: VIDEOS, users: 0, views: 0, cues: CUES, seed: SEED, onProgress: (line) => console.log(`  ${line}`) });
+      console.log(`  generated in ${report.seconds.toFixed(1)} s`);
+      if (dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
+      generatorSeconds = report.seconds;
+      cues = report.cuesCreated;
+    }
     const at = new Date().toISOString();
+    const name = `bench-${crypto.randomBytes(4).toString('hex')}`;
     const user = await insertUser(db.kysely, {
-      username: 'bench', username_key: 'bench', nombre: 'Bench', email: null, rol: 'user', organizacion: 'TAO',
+      username: name, username_key: name, nombre: 'Bench', email: null, rol: 'user', organizacion: 'TAO',
       password_hash: null, otp_state: 'OTP_ACTIVED', created_at: at, updated_at: at,
     });
     const token = await sessionTokenFor({ config, db, secrets: loadSecrets(config) }, user);
@@ -150,11 +167,11 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<Run> {
     } finally {
       await app.close();
     }
-    return { dialect: dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', generatorSeconds: report.seconds, cues: report.cuesCreated, indexBytes, tableBytes, indexWhat, latencies };
+    return { dialect: dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', generatorSeconds, cues, indexBytes, tableBytes, indexWhat, latencies };
   } finally {
-    if (dialect === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
+    if (dialect === 'postgres' && !reused) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
     await db.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!reused || dialect === 'postgres') fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -171,7 +188,7 @@ async function main(): Promise<void> {
   const header = ['', ...runs.map((r) => r.dialect)];
   const rows: string[][] = [
     ['cues', ...runs.map((r) => r.cues.toLocaleString('en'))],
-    ['generator (videos, cues, indexes)', ...runs.map((r) => `${r.generatorSeconds.toFixed(0)} s`)],
+    ['generator (videos, cues, indexes)', ...runs.map((r) => (r.generatorSeconds === undefined ? 'not run (a library generated before)' : `${r.generatorSeconds.toFixed(0)} s`))],
     ['cue index size', ...runs.map((r) => mib(r.indexBytes))],
     ['cue table size', ...runs.map((r) => mib(r.tableBytes))],
   ];
