@@ -45,13 +45,15 @@ Commands:
                                          before → after), oldest first; DATE: 2026-11-22 or a UTC instant
   demo [--videos N]                      load a demo library: N short generated videos (default 24), tags,
                                          users of two organisations, views, ratings, favourites
-  generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]
+  generate --videos N --users M --views K [--ratings R] [--cues C] [--days D] [--seed S]
                                          bulk-fill the database for the statistics and benchmarks: N ready,
                                          visible videos (rows only: no media files, they show no picture and
                                          do not play), M users without a password (they cannot sign in), K
                                          views and R ratings (default 0) spread unevenly over ALL ready videos
                                          and users, in the last D days (default 90); --videos 0 --users 0 adds
-                                         views to the library there is (the demo). Seed S (default 1): the
+                                         views to the library there is (the demo). C subtitle cues (default 0)
+                                         per new video, Spanish sentences of 2–6 s (and as many in English for
+                                         one video in 20), found by the list's search. Seed S (default 1): the
                                          same seed on the same database gives the same data
   playable [--check]                     rewrite the library's videos that not every browser plays (WebM,
                                          QuickTime, HEVC, 10-bit, the index at the end) as H.264/AAC MP4, as
@@ -176,13 +178,14 @@ const commands: Record<string, Command> = {
         users: { type: 'string' },
         views: { type: 'string' },
         ratings: { type: 'string' },
+        cues: { type: 'string' },
         days: { type: 'string' },
         seed: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
     });
-    if (positionals.length > 0) throw new UsageError('generate takes only options: --videos N --users M --views K [--ratings R] [--days D] [--seed S]');
+    if (positionals.length > 0) throw new UsageError('generate takes only options: --videos N --users M --views K [--ratings R] [--cues C] [--days D] [--seed S]');
     const whole = (name: string, text: string | undefined, min: number, max: number, fallback?: number): number => {
       if (text === undefined) {
         if (fallback === undefined) throw new UsageError(`generate needs --${name}`);
@@ -197,6 +200,7 @@ const commands: Record<string, Command> = {
       users: whole('users', values.users, 0, GENERATE_LIMITS.users),
       views: whole('views', values.views, 0, GENERATE_LIMITS.views),
       ratings: whole('ratings', values.ratings, 0, GENERATE_LIMITS.ratings, 0),
+      cues: whole('cues', values.cues, 0, GENERATE_LIMITS.cues, 0),
       days: whole('days', values.days, 1, GENERATE_LIMITS.days, DEFAULT_GENERATED_DAYS),
       seed: whole('seed', values.seed, 0, 2 ** 32 - 1, 1),
     };

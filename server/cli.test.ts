@@ -62,7 +62,7 @@ describe('command line: usage', () => {
     const res = await runCliProcess(env, ['help']);
     expect(res.code).toBe(0);
     for (const command of ['invite <email> [--admin] [--org NAME]', 'users', 'set-role <user> admin|user', 'block <user>', 'unblock <user>', 'reset-otp <user>', 'audit [--since DATE]',
-      'generate --videos N --users M --views K [--ratings R] [--days D] [--seed S]', 'playable [--check]', 'hls', 'webp-thumbnails', 'help']) {
+      'generate --videos N --users M --views K [--ratings R] [--cues C] [--days D] [--seed S]', 'playable [--check]', 'hls', 'webp-thumbnails', 'help']) {
       expect(res.stdout).toContain(command);
     }
   });
@@ -302,6 +302,14 @@ describeOnEachDatabase('command line: generate', (server) => {
     expect(await count(sql`select count(*) as n from videos`)).toBe(7);
     expect(await count(sql`select count(*) as n from view_events`)).toBe(3500);
     expect(await count(sql`select sum(view_count) as n from view_counts_hourly`)).toBe(3500);
+  });
+
+  it('with --cues, gives each new video that many subtitle cues (R-STAT-11)', async () => {
+    const res = await cli('generate', '--videos', '2', '--users', '0', '--views', '0', '--cues', '3', '--seed', '5');
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('6 subtitle cues (Spanish, and English for one video in 20)');
+    expect(await count(sql`select count(*) as n from video_cues`)).toBe(6);
+    expect((await cli('generate', '--videos', '1', '--users', '0', '--views', '0', '--cues', 'tres')).stderr).toContain('--cues must be a whole number from 0 to 10000');
   });
 });
 

@@ -18,6 +18,9 @@ import * as m20261202T2200 from './migrations/2026-12-02T2200-streaming.ts';
 import * as m20261202T2300 from './migrations/2026-12-02T2300-drop-own-states-generation.ts';
 import * as m20261203T0700 from './migrations/2026-12-03T0700-subtitles.ts';
 import * as m20261203T0710 from './migrations/2026-12-03T0710-streaming-lease.ts';
+import * as m20261203T0800 from './migrations/2026-12-03T0800-cue-video-lookup.ts';
+import * as m20261203T0810 from './migrations/2026-12-03T0810-list-index-subtitles.ts';
+import * as m20261203T0820 from './migrations/2026-12-03T0820-cues-fts-prefix-4.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -45,6 +48,9 @@ const migrations: Record<string, DialectMigration> = {
   '2026-12-02T2300-drop-own-states-generation': m20261202T2300,
   '2026-12-03T0700-subtitles': m20261203T0700,
   '2026-12-03T0710-streaming-lease': m20261203T0710,
+  '2026-12-03T0800-cue-video-lookup': m20261203T0800,
+  '2026-12-03T0810-list-index-subtitles': m20261203T0810,
+  '2026-12-03T0820-cues-fts-prefix-4': m20261203T0820,
 };
 
 class StaticProvider implements MigrationProvider {

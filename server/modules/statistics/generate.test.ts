@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
+import { call, describeOnEachDatabase } from '../../../tests/utils/server-harness.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrator.ts';
 import { insertVideo } from '../videos/videos.service.ts';
-import { generate } from './generate.ts';
+import { createUser, type Video } from '../videos/videos.test-support.ts';
+import { generate, spokenSentences, spokenVocabulary } from './generate.ts';
+import { seededRandom } from '../../seeded-random.ts';
 import { readViewCounters, rebuildViewCounters } from './statistics.repository.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
@@ -84,5 +86,92 @@ describeOnEachDatabase('generate: a large batch of views', (server) => {
     expect(counters.hours.reduce((total, [, n]) => total + n, 0)).toBe(100_000);
     await rebuildViewCounters(kysely, dialect);
     expect(await readViewCounters(kysely)).toEqual(counters);
+  });
+});
+
+describeOnEachDatabase('generate: subtitle cues (--cues, R-STAT-11)', (server) => {
+  const cuesOf = async () =>
+    server().db.kysely.selectFrom('video_cues').select(['video_id', 'idioma', 'inicio', 'fin', 'texto']).orderBy('video_id').orderBy('idioma').orderBy('inicio').execute();
+
+  it('gives each new video that many Spanish cues of 2–6 s in order, English too for one in 20, and lists their languages', async () => {
+    const report = await generate(server().db, { videos: 20, users: 0, views: 0, cues: 5, seed: 3 });
+    expect(report.cuesCreated).toBe(20 * 5 + 5);
+    const cues = await cuesOf();
+    expect(cues).toHaveLength(105);
+    const videos = await server().db.kysely.selectFrom('videos').select(['id', 'duracion', 'subtitle_languages']).orderBy('id').execute();
+    expect(videos.map((v) => v.subtitle_languages)).toEqual([...new Array<string>(19).fill('es'), 'en,es']);
+    for (const video of videos) {
+      for (const idioma of video.subtitle_languages!.split(',')) {
+        const track = cues.filter((c) => c.video_id === video.id && c.idioma === idioma);
+        expect(track).toHaveLength(5);
+        track.forEach((c, i) => {
+          const length = Number(c.fin) - Number(c.inicio);
+          expect(length).toBeGreaterThanOrEqual(2);
+          expect(length).toBeLessThanOrEqual(6);
+          if (i > 0) expect(Number(c.inicio)).toBeGreaterThanOrEqual(Number(track[i - 1]!.fin));
+          expect(c.texto).toMatch(/^\p{Lu}.*[.?]$/u);
+        });
+        // within the video
+        expect(Number(track.at(-1)!.fin)).toBeLessThanOrEqual(Number(video.duracion));
+      }
+    }
+    // searchable: a rare word of a cue finds its video, with the cue
+    const ana = await createUser(server(), 'ana');
+    const cue = cues.find((c) => c.idioma === 'es' && /\b\p{L}{9,}\b/u.test(c.texto))!;
+    const word = cue.texto.match(/\p{L}{9,}/u)![0];
+    const res = await call(server().app, { method: 'GET', url: `/api/videos?q=${encodeURIComponent(word)}&limit=100`, token: ana.session });
+    expect(res.statusCode).toBe(200);
+    const found = (res.json() as Video[]).find((v) => v.id === cue.video_id);
+    expect(found?.coincidencias?.some((c) => c.texto.includes(word))).toBe(true);
+  });
+
+  it('loads a large batch with the cue indexes built once afterwards, exactly as they were, and searchable', async () => {
+    const { kysely, dialect } = server().db;
+    const schemaOf = async () =>
+      dialect === 'postgres'
+        ? (await sql<{ definition: string }>`select indexdef as definition from pg_indexes where schemaname = current_schema() and tablename = 'video_cues' order by indexname`.execute(kysely)).rows
+        : (await sql<{ definition: string }>`select sql as definition from sqlite_master where tbl_name in ('video_cues', 'cues_fts') and sql is not null order by name`.execute(kysely)).rows;
+    const before = await schemaOf();
+    const existing = (await cuesOf()).length;
+    const report = await generate(server().db, { videos: 170, users: 0, views: 0, cues: 600, seed: 4 });
+    expect(report.cuesCreated).toBe(170 * 600 + 8 * 600);
+    expect(await schemaOf()).toEqual(before);
+    expect((await cuesOf()).length).toBe(existing + report.cuesCreated);
+    // the index holds the cues from before and the new ones: every cue's own words find it
+    const sample = await kysely.selectFrom('video_cues').select(['id', 'texto']).where('id', 'in', [1, 50, 60_000, 100_000]).execute();
+    expect(sample).toHaveLength(4);
+    for (const { id, texto } of sample) {
+      const words = texto.match(/\p{L}+/gu)!.slice(0, 3).join(' ');
+      const matches =
+        dialect === 'postgres'
+          ? await sql<{ id: number }>`select id from video_cues where document @@ plainto_tsquery('simple', ${words.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()})`.execute(kysely)
+          : await sql<{ id: number }>`select rowid as id from cues_fts where cues_fts match ${words.split(' ').map((w) => `"${w}"`).join(' ')}`.execute(kysely);
+      expect(matches.rows.map((r) => Number(r.id)), words).toContain(id);
+    }
+  });
+});
+
+describe('generate: what is said', () => {
+  it('draws words by Zipf\'s law: a few make most of the text, and the long tail is there', () => {
+    const vocabulary = spokenVocabulary(1);
+    expect(vocabulary).toHaveLength(12_000);
+    expect(new Set(vocabulary).size).toBe(12_000);
+    const sentence = spokenSentences(seededRandom(2), vocabulary);
+    const counts = new Map<string, number>();
+    let total = 0;
+    for (let i = 0; i < 20_000; i++) {
+      for (const word of sentence().toLowerCase().match(/\p{L}+/gu)!) {
+        counts.set(word, (counts.get(word) ?? 0) + 1);
+        total += 1;
+      }
+    }
+    const sorted = [...counts.values()].sort((a, b) => b - a);
+    const top100 = sorted.slice(0, 100).reduce((a, b) => a + b, 0);
+    expect(top100 / total).toBeGreaterThan(0.4);
+    expect(counts.size).toBeGreaterThan(8_000);
+    // the same seed, the same sentences
+    const again = spokenSentences(seededRandom(2), vocabulary);
+    const first = spokenSentences(seededRandom(2), vocabulary);
+    expect(Array.from({ length: 5 }, again)).toEqual(Array.from({ length: 5 }, first));
   });
 });

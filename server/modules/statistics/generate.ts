@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { refreshSearchIndex } from '../videos/search-index.service.ts';
+import { bulkLoadingCues, insertCuesInBulk, refreshSearchIndex, type CueColumns } from '../videos/search-index.service.ts';
 import { seededRandom } from '../../seeded-random.ts';
 import { rebuildViewCounters } from './statistics.repository.ts';
 
@@ -33,11 +33,154 @@ export function spanishSentences(next: () => number): (words: number) => string 
   return (words) => Array.from({ length: words }, word).join(' ');
 }
 
+// ── what is said (subtitle cues) ────────────────────────────────────────────────────────────────
+
+/** The most frequent words of spoken Spanish, most frequent first (the head of a frequency list). */
+const SPOKEN_HEAD = ('de que no a la el es y en lo un por qué me una te los se con para mi está si bien pero yo eso las sí su ' +
+  'tu aquí del al como le más esto ya todo esta vamos muy hay ahora algo estoy tengo nos tú nada cuando ha este sé estás así ' +
+  'puedo cómo quiero sólo soy tiene gracias o él bueno fue ser hacer son todos era muy tenemos creo entonces dónde mejor ' +
+  'vez hoy donde poco también nunca decir años tiempo otra día cosas mucho hace parte gente casa mismo luego porque después ' +
+  'antes siempre sin sobre entre hasta desde trabajo personas momento manera forma mundo primero además claro menos nuevo ' +
+  'durante cada grupo caso problema punto lugar ejemplo semana mes año pregunta idea equipo empresa proyecto').split(' ');
+
+/** English for the second track of some videos (a small vocabulary is enough: every language is searched alike). */
+const SPOKEN_ENGLISH = ('the of and to a in is that it you for on was with as we this be at have are not but by they from or ' +
+  'so what all about can there one will our if more when your do up out time people work team project meeting report budget ' +
+  'plan customer safety training quality warehouse delivery market product service strategy result goal question answer ' +
+  'today week month year next first last new good great thank everyone welcome presentation data analysis process').split(' ');
+
+const SYLLABLES = 'ca co cu da de di do fa fe fi ga go la le li lo lu ma me mi mo na ne ni no pa pe pi po ra re ri ro sa se si so ta te ti to va ve vi za ce ci bra tra pla gra pre tri'.split(' ');
+const ENDINGS = ['ción', 'miento', 'dad', 'ría', 'ero', 'ista', 'ante', 'ente', 'oso', 'ible', 'ar', 'er', 'ir', 'ado', 'ido', 'ía', 'o', 'a', 'es', 'os'];
+
+/**
+ * The words cues are made of, most frequent first: spoken Spanish's commonest words, the library's
+ * own words, then made-up Spanish-looking words (seeded syllables and endings, accents included) up
+ * to `size`, so that a long transcript library has the long tail of a real one.
+ */
+export function spokenVocabulary(seed: number, size = 12_000): string[] {
+  const next = seededRandom(seed);
+  const words = [...new Set([...SPOKEN_HEAD, ...SPANISH_WORDS])];
+  const known = new Set(words);
+  while (words.length < size) {
+    const length = 1 + Math.floor(next() * 3);
+    let word = '';
+    for (let i = 0; i < length; i++) word += SYLLABLES[Math.floor(next() * SYLLABLES.length)]!;
+    word += ENDINGS[Math.floor(next() * ENDINGS.length)]!;
+    if (!known.has(word)) {
+      known.add(word);
+      words.push(word);
+    }
+  }
+  return words;
+}
+
+/**
+ * Sentences of a vocabulary drawn by Zipf's law (the word of rank r with weight 1 / (r + 2.7), as in
+ * real speech: a few words make most of the text, most words are rare), 4 to 14 words, capitalised,
+ * ending in a full stop or a question mark, sometimes with a comma.
+ */
+export function spokenSentences(next: () => number, vocabulary: readonly string[]): () => string {
+  const cumulative = new Float64Array(vocabulary.length);
+  let total = 0;
+  for (let r = 0; r < vocabulary.length; r++) cumulative[r] = total += 1 / (r + 1 + 2.7);
+  const word = () => {
+    const u = next() * total;
+    let lo = 0;
+    let hi = vocabulary.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return vocabulary[lo]!;
+  };
+  return () => {
+    const n = 4 + Math.floor(next() * 11);
+    const comma = n > 7 && next() < 0.4 ? 2 + Math.floor(next() * (n - 4)) : -1;
+    let text = '';
+    for (let i = 0; i < n; i++) {
+      const w = word();
+      text += i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : ` ${w}`;
+      if (i === comma) text += ',';
+    }
+    return text + (next() < 0.12 ? '?' : '.');
+  };
+}
+
+/** From this many new cues on, the cue indexes are built once after the load (bulkLoadingCues). */
+const BULK_CUES = 100_000;
+/** Of the videos given cues, one in this many also gets an English track. */
+const ENGLISH_EVERY = 20;
+const hasEnglish = (index: number) => index % ENGLISH_EVERY === ENGLISH_EVERY - 1;
+/** A cue is 2–6 s long; gaps of up to half a second between them. */
+const CUE_SPAN = { min: 2, extra: 4, gap: 0.5 } as const;
+
+/**
+ * `cues` cues per video in Spanish (and as many in English for one video in ENGLISH_EVERY), added in
+ * bulk a few hundred videos at a time (the texts of all 6 million at once would not fit in memory
+ * comfortably). On SQLite, when the new cues are most of the index, cues_fts is rebuilt once after
+ * the load instead of being fed by the trigger row by row (ADR 0119). Answers the cues added.
+ */
+async function insertCues(
+  trx: Executor,
+  db: Db,
+  videoIds: readonly number[],
+  cues: number,
+  seed: number,
+  progress: (line: string) => void,
+): Promise<number> {
+  if (cues === 0 || videoIds.length === 0) return 0;
+  const next = seededRandom(seed ^ 0x5eed_c0de);
+  const spanish = spokenSentences(next, spokenVocabulary(seed));
+  const english = spokenSentences(next, SPOKEN_ENGLISH);
+  const expected = videoIds.reduce((sum, _, i) => sum + (hasEnglish(i) ? 2 : 1) * cues, 0);
+  const bulk = expected >= BULK_CUES;
+  const started = Date.now();
+  let done = 0;
+  let lastReport = started;
+  const batch = Math.max(1, Math.floor(200_000 / cues));
+  const load = async () => {
+    for (let from = 0; from < videoIds.length; from += batch) {
+      const columns: CueColumns = { videoIds: [], idiomas: [], inicios: [], fines: [], textos: [] };
+      for (let i = from; i < Math.min(videoIds.length, from + batch); i++) {
+        for (const [idioma, sentence] of hasEnglish(i) ? ([['es', spanish], ['en', english]] as const) : ([['es', spanish]] as const)) {
+          let at = next() * 2;
+          for (let k = 0; k < cues; k++) {
+            const end = at + CUE_SPAN.min + next() * CUE_SPAN.extra;
+            columns.videoIds.push(videoIds[i]!);
+            columns.idiomas.push(idioma);
+            columns.inicios.push(Math.round(at * 1000) / 1000);
+            columns.fines.push(Math.round(end * 1000) / 1000);
+            columns.textos.push(sentence());
+            at = end + next() * CUE_SPAN.gap;
+          }
+        }
+      }
+      await insertCuesInBulk(trx, db.dialect, columns);
+      done += columns.videoIds.length;
+      if (Date.now() - lastReport > 5000) {
+        lastReport = Date.now();
+        progress(`${done} of ${expected} cues (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      }
+    }
+  };
+  if (!bulk) {
+    await load();
+    return done;
+  }
+  await bulkLoadingCues(trx, db.dialect, async () => {
+    await load();
+    progress(`${done} cues inserted in ${((Date.now() - started) / 1000).toFixed(1)} s; indexing them`);
+  });
+  return done;
+}
+
 // ── what is generated ───────────────────────────────────────────────────────────────────────────
 
 export const GENERATE_LIMITS = {
   videos: 100_000,
   users: 100_000,
+  cues: 10_000,
   views: 10_000_000,
   ratings: 10_000_000,
   days: 3650,
@@ -50,6 +193,8 @@ export interface GenerateOptions {
   users: number;
   views: number;
   ratings?: number;
+  /** subtitle cues per generated video (default 0): Spanish, and English too for one in 20 (R-STAT-11) */
+  cues?: number;
   /** views fall in the last `days` days (default 90) */
   days?: number;
   seed?: number;
@@ -65,6 +210,7 @@ export interface GenerateReport {
   viewsCreated: number;
   /** new ratings (a user who had already rated a video keeps that rating) */
   ratingsCreated: number;
+  cuesCreated: number;
   /** what the views and ratings were spread over */
   readyVideos: number;
   users: number;
@@ -181,8 +327,9 @@ async function insertUsers(trx: Executor, db: Db, count: number, next: () => num
   ]);
 }
 
-async function insertVideos(trx: Executor, db: Db, count: number, next: () => number, now: number, days: number): Promise<void> {
-  if (count === 0) return;
+/** Inserts the videos (with `cues`, long enough for them and marked with their languages); answers their ids in order. */
+async function insertVideos(trx: Executor, db: Db, count: number, next: () => number, now: number, days: number, cues: number): Promise<number[]> {
+  if (count === 0) return [];
   const sentence = spanishSentences(next);
   const last = await trx.selectFrom('videos').select((eb) => eb.fn.max('id_externo').as('max')).where('id_externo', 'like', `${ASSET_PREFIX}%`).executeTakeFirst();
   const first = last?.max ? Number(last.max.slice(ASSET_PREFIX.length)) + 1 : 1;
@@ -199,7 +346,7 @@ async function insertVideos(trx: Executor, db: Db, count: number, next: () => nu
     columns.titulo.push((title.charAt(0).toUpperCase() + title.slice(1)).slice(0, 100));
     columns.descripcion.push(next() < 0.7 ? sentence(25) : null);
     columns.descripcion_corta.push(sentence(10));
-    columns.duracion.push(30 + Math.round(next() * 3570));
+    columns.duracion.push(Math.max(30 + Math.round(next() * 3570), Math.ceil(cues * (CUE_SPAN.min + CUE_SPAN.extra + CUE_SPAN.gap)) + 2));
     columns.organizacion.push(ORGANIZATIONS[skewed(next, ORGANIZATIONS.length)]!);
     columns.fecha_alta.push(new Date(uploadsEnd - Math.floor(next() * 730 * DAY_MS)).toISOString());
   }
@@ -219,6 +366,7 @@ async function insertVideos(trx: Executor, db: Db, count: number, next: () => nu
     { name: 'has_preview', pgType: 'integer', values: constant(0) },
     { name: 'fecha_alta', pgType: 'varchar', values: columns.fecha_alta },
     { name: 'updated_at', pgType: 'varchar', values: constant(at) },
+    { name: 'subtitle_languages', pgType: 'varchar', values: columns.id_externo.map((_, i) => (cues === 0 ? null : hasEnglish(i) ? 'en,es' : 'es')) },
   ]);
   const created = await trx
     .selectFrom('videos')
@@ -229,6 +377,7 @@ async function insertVideos(trx: Executor, db: Db, count: number, next: () => nu
     .execute();
   const ids = created.map((r) => r.id);
   for (let from = 0; from < ids.length; from += 500) await refreshSearchIndex(trx, db.dialect, ids.slice(from, from + 500));
+  return ids;
 }
 
 /** Views: a skewed video and user each, at a time after the video's upload within the last `days` days; inserted oldest first. */
@@ -377,8 +526,11 @@ export async function generate(db: Db, options: GenerateOptions): Promise<Genera
   const report = await db.kysely.transaction().execute(async (trx) => {
     let since = Date.now();
     await insertUsers(trx, db, options.users, next, at);
-    await insertVideos(trx, db, options.videos, next, now, days);
+    const videoIds = await insertVideos(trx, db, options.videos, next, now, days, options.cues ?? 0);
     if (options.users + options.videos > 0) step(`${options.videos} videos and ${options.users} users`, since);
+    since = Date.now();
+    const cuesCreated = await insertCues(trx, db, videoIds, options.cues ?? 0, options.seed ?? 1, progress);
+    if (cuesCreated > 0) step(`${cuesCreated} subtitle cues`, since);
 
     const readyVideos = (await trx.selectFrom('videos').select(['id', 'fecha_alta']).where('status', '=', 'ready').orderBy('id').execute())
       .map((v) => ({ id: v.id, uploaded: Date.parse(v.fecha_alta) }));
@@ -403,6 +555,7 @@ export async function generate(db: Db, options: GenerateOptions): Promise<Genera
       usersCreated: options.users,
       viewsCreated,
       ratingsCreated,
+      cuesCreated,
       readyVideos: readyVideos.length,
       users: users.length,
       days,
@@ -425,6 +578,7 @@ export class GenerateError extends Error {}
 export function describeGenerated(report: GenerateReport): string {
   const lines = [`Generated in ${report.seconds.toFixed(1)} s (${report.dialect}):`];
   if (report.videosCreated > 0) lines.push(`  ${report.videosCreated} videos: ready and visible, rows only (no media files: they show no picture and do not play)`);
+  if (report.cuesCreated > 0) lines.push(`  ${report.cuesCreated} subtitle cues (Spanish, and English for one video in ${ENGLISH_EVERY}), searchable with q`);
   if (report.usersCreated > 0) lines.push(`  ${report.usersCreated} users without a password (they cannot sign in)`);
   lines.push(`  ${report.viewsCreated} views over the last ${report.days} days, ${report.ratingsCreated} ratings,`);
   lines.push(`  spread unevenly over all ${report.readyVideos} ready videos and ${report.users} users; view counters recomputed.`);

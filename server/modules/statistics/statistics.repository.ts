@@ -115,11 +115,13 @@ export interface Totals {
   /** over the ready videos */
   ratingSum: number;
   ratingCount: number;
+  /** ready videos with at least one subtitle track (R-STAT-10) */
+  captioned: number;
 }
 
 /** The info boxes' numbers, in one statement (one snapshot); `recentFrom` is an hour bucket. */
 export async function readTotals(db: Executor, recentFrom: string): Promise<Totals> {
-  // the ready videos are read once for their number and their ratings
+  // the ready videos are read once for their number, their ratings and how many have subtitles
   const result = await sql<Record<keyof Totals, number | string | null>>`select
     v.videos,
     (select count(*) from users) as users,
@@ -127,8 +129,10 @@ export async function readTotals(db: Executor, recentFrom: string): Promise<Tota
     (select sum(view_count) from view_counts_hourly) as views,
     (select sum(view_count) from view_counts_hourly where hour >= ${recentFrom}) as "recentViews",
     v."ratingSum",
-    v."ratingCount"
-    from (select count(*) as videos, sum(rating_sum) as "ratingSum", sum(rating_count) as "ratingCount" from videos where status = 'ready') v`.execute(db);
+    v."ratingCount",
+    v.captioned
+    from (select count(*) as videos, sum(rating_sum) as "ratingSum", sum(rating_count) as "ratingCount", count(subtitle_languages) as captioned
+      from videos where status = 'ready') v`.execute(db);
   const row = result.rows[0]!;
   // PostgreSQL's sum of integers is a bigint or numeric (a string): every figure is read as a number.
   const n = (value: number | string | null) => Number(value ?? 0);
@@ -140,6 +144,7 @@ export async function readTotals(db: Executor, recentFrom: string): Promise<Tota
     recentViews: n(row.recentViews),
     ratingSum: n(row.ratingSum),
     ratingCount: n(row.ratingCount),
+    captioned: n(row.captioned),
   };
 }
 

@@ -61,6 +61,8 @@ export async function infoBoxes(ctx: StatisticsContext, now: number): Promise<In
     box('views', 'views', totals.views, 'Visualizaciones'),
     box('views-30d', 'views-30d', totals.recentViews, `Visualizaciones (${RECENT_DAYS} días)`),
     box('rating', 'rating', totals.ratingCount === 0 ? 0 : twoDecimals(totals.ratingSum / totals.ratingCount), 'Puntuación media'),
+    // R-STAT-10: accessibility at a glance, the captioned videos and their part of all (4 decimals)
+    { infoBox: { id: 'subtitulos', icon: 'subtitles', count: totals.captioned, share: totals.videos === 0 ? 0 : Math.round((totals.captioned / totals.videos) * 10_000) / 10_000, title: 'Videos con subtítulos' } },
   ];
 }
 

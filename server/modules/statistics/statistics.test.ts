@@ -4,6 +4,7 @@ import type { components } from '../../../contract/openapi.gen.ts';
 import { call, describeOnEachDatabase, type TestServer } from '../../../tests/utils/server-harness.ts';
 import { down, up } from '../../db/migrations/2026-11-22T2200-statistics.ts';
 import { addDays, dateIn, startOfDay, type CalendarDate } from '../videos/dates.ts';
+import { replaceVideoCues } from '../videos/search-index.service.ts';
 import { recordViewEvent } from '../videos/videos.repository.ts';
 import { addVideo, createUser, getVideo, patchVideo, type LibraryUser } from '../videos/videos.test-support.ts';
 import { seededRandom as random } from '../../seeded-random.ts';
@@ -240,6 +241,7 @@ describeOnEachDatabase('statistics: the info boxes and the views per day', (serv
       { infoBox: { id: 'views', icon: 'views', count: 0, title: 'Visualizaciones' } },
       { infoBox: { id: 'views-30d', icon: 'views-30d', count: 0, title: 'Visualizaciones (30 días)' } },
       { infoBox: { id: 'rating', icon: 'rating', count: 0, title: 'Puntuación media' } },
+      { infoBox: { id: 'subtitulos', icon: 'subtitles', count: 0, share: 0, title: 'Videos con subtítulos' } },
     ]);
     const days = await statistics(server(), admin.session, 'option=viewsPerDay');
     expect(days.statusCode).toBe(200);
@@ -316,6 +318,45 @@ describeOnEachDatabase('statistics: the info boxes and the views per day', (serv
     const counters = await readViewCounters(server().db.kysely);
     await rebuildViewCounters(server().db.kysely, server().db.dialect);
     expect(await readViewCounters(server().db.kysely)).toEqual(counters);
+  });
+});
+
+describeOnEachDatabase('statistics: the captioned videos box (R-STAT-10)', (server) => {
+  let admin: LibraryUser;
+
+  const captionBox = async () => {
+    const res = await statistics(server(), admin.session, 'option=infoBox');
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as InfoItem[]).find((item) => item.infoBox?.id === 'subtitulos')?.infoBox;
+  };
+  const setCues = (videoId: number, idioma: string, texts: string[]) =>
+    server().db.kysely.transaction().execute((trx) =>
+      replaceVideoCues(trx, server().db.dialect, videoId, idioma, texts.map((texto, i) => ({ inicio: i, fin: i + 1, texto }))),
+    );
+
+  beforeAll(async () => {
+    admin = await createUser(server(), 'admin', { rol: 'admin' });
+  });
+
+  it('counts the ready videos with at least one track and their share of all ready videos', async () => {
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await addVideo(server(), { titulo: `Vídeo ${i}` }));
+    const processing = await addVideo(server(), { titulo: 'Sin procesar', status: 'processing' });
+    expect(await captionBox()).toEqual({ id: 'subtitulos', icon: 'subtitles', count: 0, share: 0, title: 'Videos con subtítulos' });
+    await setCues(ids[0]!, 'es', ['Hola.']);
+    await setCues(ids[0]!, 'en', ['Hello.']); // two tracks, one video
+    await setCues(ids[1]!, 'en', ['Hi.']);
+    await setCues(processing, 'es', ['Todavía no se lista.']); // not ready: in neither figure
+    expect(await captionBox()).toMatchObject({ count: 2, share: 0.5 });
+    await setCues(ids[2]!, 'es', ['Uno más.']);
+    expect(await captionBox()).toMatchObject({ count: 3, share: 0.75 });
+    await setCues(ids[0]!, 'es', []);
+    await setCues(ids[0]!, 'en', []);
+    expect(await captionBox()).toMatchObject({ count: 2, share: 0.5 });
+    // a third is given to four decimals
+    await addVideo(server(), { titulo: 'Vídeo 5' });
+    await addVideo(server(), { titulo: 'Vídeo 6' });
+    expect(await captionBox()).toMatchObject({ count: 2, share: 0.3333 });
   });
 });
 

@@ -34,6 +34,7 @@ export function parseListQuery(params: ListVideosParams, dialect: DialectName, n
   }
   if (params.favorited) query.favorited = params.favorited === 'eq:true';
   if (params.notSeen) query.notSeen = params.notSeen === 'eq:true';
+  if (params.subtitulos) query.subtitled = params.subtitulos === 'con';
   if (params.score) {
     const [op, value] = params.score.split(':') as ['eq' | 'gte' | 'lte', string];
     query.score = { op, value: Number(value) };

@@ -65,3 +65,28 @@ export function tsVectorOf(doc: SearchDocument): RawBuilder<unknown> {
     'B',
   )} || ${part(foldedWords(doc.descripcion), 'C')}`;
 }
+
+/** A matched word of a cue: UTF-16 offsets into its text, `hasta` excluded. */
+export interface Marca {
+  desde: number;
+  hasta: number;
+}
+
+/**
+ * The words of `text` the query matched (R-LIB-20): each word of the original text folded as the
+ * query is and compared with the query's folded words, whole for all but the last, as a prefix for
+ * the last (the same rule as the engines'). Offsets are String indices, so UTF-16 code units.
+ */
+export function matchedWords(text: string, q: string): Marca[] {
+  const words = foldText(q).match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length === 0) return [];
+  const whole = new Set(words.slice(0, -1));
+  const prefix = words[words.length - 1]!;
+  const marcas: Marca[] = [];
+  // marks belong to their word (an NFD "é" is one word, as the engines read it)
+  for (const match of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
+    const folded = foldText(match[0]);
+    if (whole.has(folded) || folded.startsWith(prefix)) marcas.push({ desde: match.index, hasta: match.index + match[0].length });
+  }
+  return marcas;
+}

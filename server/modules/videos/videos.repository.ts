@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database, Flag, VideosTable, VideoUserStatesTable } from '../../db/schema.ts';
 import { countView, forgetViewsOfVideo } from '../statistics/statistics.service.ts';
@@ -40,6 +40,8 @@ export interface VideoListQuery {
   /** fecha_alta ≥ uploadedFrom and < uploadedBefore (ISO instants) */
   uploadedFrom?: string;
   uploadedBefore?: string;
+  /** true: only videos with at least one subtitle track; false: only those without (R-LIB-22) */
+  subtitled?: boolean;
   limit: number;
   offset: number;
 }
@@ -95,33 +97,50 @@ function filterConditions(viewer: Viewer, query: VideoListQuery, tagsBy: 'exists
   if (query.score) conditions.push(sql`${ROUNDED_SCORE} ${SCORE_OPERATORS[query.score.op]} ${query.score.value}`);
   if (query.uploadedFrom) conditions.push(sql`v.fecha_alta >= ${query.uploadedFrom}`);
   if (query.uploadedBefore) conditions.push(sql`v.fecha_alta < ${query.uploadedBefore}`);
+  if (query.subtitled !== undefined) conditions.push(sql.raw(`v.subtitle_languages is ${query.subtitled ? 'not null' : 'null'}`));
   return conditions;
 }
 
 /**
- * The text matches with their rank (smaller is better), as a materialized CTE: only (id, rank) leave
- * it, so the documents are read once and never sorted (they spilled to disk for common words).
+ * The text matches with their rank (R-LIB-19), as materialized CTEs: only (id, group, rank) leave
+ * them, so the documents and cues are read once and never sorted (they spilled to disk for common
+ * words). `m`: the videos whose own texts match (group 0, by bm25 / ts_rank); `c`: the videos with
+ * at least one matching cue, any language, every word within one cue (group 1 unless also in `m`,
+ * by the number of matching cues: counting needs no per-cue rank, which would cost as much again).
+ * `u`: their union, one row per video (docs/decisions/0118-caption-search-ranking.md).
  */
-function textMatch(dialect: DialectName, words: string[]): { matches: RawBuilder<unknown>; rank: RawBuilder<unknown> } | undefined {
+function textMatch(dialect: DialectName, words: string[]): { matches: RawBuilder<unknown>; group: RawBuilder<unknown>; rank: RawBuilder<unknown> } | undefined {
   if (words.length === 0) return undefined;
   if (dialect === 'postgres') {
     const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
     return {
-      matches: sql`with m as materialized (select s.video_id, -ts_rank(s.document, ${tsq}) as rank from video_search s where s.document @@ ${tsq})`,
-      rank: sql`m.rank`,
+      matches: sql`with m as materialized (select s.video_id, -ts_rank(s.document, ${tsq})::float8 as rank from video_search s where s.document @@ ${tsq}),
+        c as materialized (select k.video_id, -count(*)::float8 as rank from video_cues k where k.document @@ ${tsq} group by k.video_id),
+        u as (select video_id, 0 as grp, rank from m union all select c.video_id, 1 as grp, c.rank from c where not exists (select 1 from m where m.video_id = c.video_id))`,
+      group: sql`u.grp`,
+      rank: sql`u.rank`,
     };
   }
+  const expression = ftsMatchExpression(words);
   return {
-    matches: sql`with m as materialized (select rowid as video_id, bm25(videos_fts, ${FTS_WEIGHTS}) as rank from videos_fts where videos_fts match ${ftsMatchExpression(words)})`,
-    rank: sql`m.rank`,
+    matches: sql`with m as materialized (select rowid as video_id, bm25(videos_fts, ${FTS_WEIGHTS}) as rank from videos_fts where videos_fts match ${expression}),
+      c as materialized (select k.video_id, -count(*) as rank from cues_fts f join video_cues k indexed by video_cues_id_video_idx on k.id = f.rowid where cues_fts match ${expression} group by k.video_id),
+      u as (select video_id, 0 as grp, rank from m union all select c.video_id, 1 as grp, c.rank from c where c.video_id not in (select video_id from m))`,
+    group: sql`u.grp`,
+    rank: sql`u.rank`,
   };
 }
 
-/** Only the text matches, unranked (to count them). */
+/** Only the text matches, unranked (to count them): the videos whose own texts or whose cues match. */
 function textFilter(dialect: DialectName, words: string[]): RawBuilder<unknown> | undefined {
   if (words.length === 0) return undefined;
-  if (dialect === 'postgres') return sql`join video_search m on m.video_id = v.id and m.document @@ to_tsquery('simple', ${tsQueryText(words)})`;
-  return sql`join (select rowid as video_id from videos_fts where videos_fts match ${ftsMatchExpression(words)}) m on m.video_id = v.id`;
+  if (dialect === 'postgres') {
+    const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
+    return sql`v.id in (select s.video_id from video_search s where s.document @@ ${tsq} union select k.video_id from video_cues k where k.document @@ ${tsq})`;
+  }
+  const expression = ftsMatchExpression(words);
+  return sql`v.id in (select rowid from videos_fts where videos_fts match ${expression}
+    union select k.video_id from cues_fts f join video_cues k indexed by video_cues_id_video_idx on k.id = f.rowid where cues_fts match ${expression})`;
 }
 
 /**
@@ -156,8 +175,8 @@ export interface RankedPage {
 }
 
 /**
- * The videos the viewer may see that match the text query and pass the filters, best match first,
- * then newest: `limit` ids from `offset`, and the number of all matches, from one statement (ranking
+ * The videos the viewer may see that match the text query and pass the filters: those whose own
+ * texts match first, then those that match only in their cues, each best match first, then newest: `limit` ids from `offset`, and the number of all matches, from one statement (ranking
  * reads every match anyway; counting them apart read them twice). A page past the end has no row to
  * carry the total: it is then counted apart.
  */
@@ -165,9 +184,9 @@ export async function rankedPage(db: Executor, dialect: DialectName, viewer: Vie
   const match = textMatch(dialect, query.words);
   if (!match) throw new Error('rankedPage needs words to match');
   const result = await sql<{ id: number; total: number | string }>`${match.matches}
-    select v.id, count(*) over () as total from m join videos v on v.id = m.video_id
+    select v.id, count(*) over () as total from u join videos v on v.id = u.video_id
     where ${joinAnd(filterConditions(viewer, query, 'exists'))}
-    order by ${match.rank}, ${NEWEST} limit ${limit} offset ${offset}`.execute(db);
+    order by ${match.group}, ${match.rank}, ${NEWEST} limit ${limit} offset ${offset}`.execute(db);
   const first = result.rows[0];
   if (first) return { ids: result.rows.map((r) => r.id), total: Number(first.total) };
   return { ids: [], total: offset === 0 ? 0 : await countVideos(db, dialect, viewer, query) };
@@ -176,7 +195,7 @@ export async function rankedPage(db: Executor, dialect: DialectName, viewer: Vie
 /** Whether a list query filters by anything but who may see what. */
 const isUnfiltered = (query: VideoListQuery) =>
   query.words.length === 0 && !query.tagIds?.length && query.favorited === undefined && query.notSeen === undefined &&
-  !query.score && !query.uploadedFrom && !query.uploadedBefore;
+  !query.score && !query.uploadedFrom && !query.uploadedBefore && query.subtitled === undefined;
 
 /**
  * How many ready videos the viewer may see, from the counts kept by triggers (migration
@@ -195,7 +214,7 @@ async function countVisible(db: Executor, viewer: Viewer): Promise<number> {
 /** Whether a list query filters by tags, perhaps a score, and nothing else. */
 const isTagsAndScore = (query: VideoListQuery) =>
   query.words.length === 0 && !!query.tagIds?.length && query.favorited === undefined && query.notSeen === undefined &&
-  !query.uploadedFrom && !query.uploadedBefore;
+  !query.uploadedFrom && !query.uploadedBefore && query.subtitled === undefined;
 
 /**
  * How many ready videos the viewer may see carry one of the tags (and have the score), from the
@@ -218,9 +237,42 @@ async function countTagged(db: Executor, viewer: Viewer, query: VideoListQuery):
 export async function countVideos(db: Executor, dialect: DialectName, viewer: Viewer, query: VideoListQuery): Promise<number> {
   if (isUnfiltered(query)) return countVisible(db, viewer);
   if (isTagsAndScore(query)) return countTagged(db, viewer, query);
-  const result = await sql<{ n: number }>`select count(*) as n from videos v ${textFilter(dialect, query.words) ?? sql``}
-    where ${joinAnd(filterConditions(viewer, query, 'in'))}`.execute(db);
+  const conditions = filterConditions(viewer, query, 'in');
+  const text = textFilter(dialect, query.words);
+  if (text) conditions.push(text);
+  const result = await sql<{ n: number }>`select count(*) as n from videos v where ${joinAnd(conditions)}`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/** A cue that matches a text query, as the list shows it beside its video. */
+export interface MatchedCueRow {
+  video_id: number;
+  idioma: string;
+  inicio: number;
+  fin: number;
+  texto: string;
+}
+
+/**
+ * The best `perVideo` cues of each of these videos that match the words (R-LIB-20): the shortest
+ * first (the words are the most of it; on such short documents bm25 and ts_rank mostly say the
+ * same, and this order is the same on both databases), then the earliest. One statement for a page,
+ * read after ranking it. SQLite checks each matching cue's video on the narrow id index and reads
+ * the rows of the page's cues only; PostgreSQL ANDs the bitmaps of the video and GIN indexes.
+ */
+export async function findMatchedCues(db: Executor, dialect: DialectName, words: string[], videoIds: readonly number[], perVideo: number): Promise<MatchedCueRow[]> {
+  if (words.length === 0 || videoIds.length === 0) return [];
+  const ids = sql.join(videoIds);
+  const matched =
+    dialect === 'postgres'
+      ? sql`from video_cues k where k.video_id in (${ids}) and k.document @@ to_tsquery('simple', ${tsQueryText(words)})`
+      : sql`from cues_fts f join video_cues k indexed by video_cues_id_video_idx on k.id = f.rowid
+          where cues_fts match ${ftsMatchExpression(words)} and k.video_id in (${ids})`;
+  const result = await sql<MatchedCueRow>`select video_id, idioma, inicio, fin, texto from (
+      select k.video_id, k.idioma, k.inicio, k.fin, k.texto, row_number() over (partition by k.video_id order by length(k.texto), k.inicio, k.id) as n
+      ${matched}) t
+    where n <= ${perVideo} order by video_id, n`.execute(db);
+  return result.rows;
 }
 
 /** What a list shows of a video that is the same for every viewer. */
@@ -454,6 +506,86 @@ export async function replaceVideoCues(db: Executor, dialect: DialectName, video
     .set({ subtitle_languages: languages.length ? languages.map((l) => l.idioma).join(',') : null })
     .where('id', '=', videoId)
     .execute();
+}
+
+/** Many cues of many videos, column by column (the generator's bulk load). */
+export interface CueColumns {
+  videoIds: number[];
+  idiomas: string[];
+  inicios: number[];
+  fines: number[];
+  textos: string[];
+}
+
+/**
+ * Adds cues in bulk, in the caller's transaction (docs/decisions/0119-caption-generator-bulk-load.md):
+ * multi-row inserts (SQLite, as many rows as its 32,766 parameters allow) or one array per column
+ * (PostgreSQL, `unnest`, the tsvector made in the statement from the words folded here). The videos'
+ * subtitle_languages are the caller's (it knows them); the list's pages are forgotten.
+ */
+export async function insertCuesInBulk(db: Executor, dialect: DialectName, cues: CueColumns): Promise<void> {
+  const count = cues.videoIds.length;
+  if (count === 0) return;
+  await bumpLibraryGeneration(db);
+  if (dialect === 'postgres') {
+    const chunk = 50_000;
+    for (let from = 0; from < count; from += chunk) {
+      const part = <T>(values: T[]) => values.slice(from, from + chunk);
+      await sql`insert into video_cues (video_id, idioma, inicio, fin, texto, document)
+        select x.v, x.l, x.s, x.e, x.t, to_tsvector('simple', x.f)
+        from unnest(${part(cues.videoIds)}::integer[], ${part(cues.idiomas)}::varchar[], ${part(cues.inicios)}::float8[], ${part(cues.fines)}::float8[],
+          ${part(cues.textos)}::text[], ${part(cues.textos).map(foldedWords)}::text[]) as x(v, l, s, e, t, f)`.execute(db);
+    }
+    return;
+  }
+  const chunk = Math.floor(32_766 / 5);
+  const row = '(?, ?, ?, ?, ?)';
+  const textFor = (rows: number) => `insert into video_cues (video_id, idioma, inicio, fin, texto) values ${Array.from({ length: rows }, () => row).join(', ')}`;
+  const full = textFor(chunk);
+  for (let from = 0; from < count; from += chunk) {
+    const rows = Math.min(chunk, count - from);
+    const parameters: unknown[] = new Array(rows * 5);
+    for (let r = 0, i = from; r < rows; r++, i++) {
+      parameters[r * 5] = cues.videoIds[i];
+      parameters[r * 5 + 1] = cues.idiomas[i];
+      parameters[r * 5 + 2] = cues.inicios[i];
+      parameters[r * 5 + 3] = cues.fines[i];
+      parameters[r * 5 + 4] = cues.textos[i];
+    }
+    await db.executeQuery(CompiledQuery.raw(rows === chunk ? full : textFor(rows), parameters));
+  }
+}
+
+/**
+ * Runs a bulk load of cues (`work`, in the caller's transaction) with the indexes of video_cues
+ * dropped and made again once afterwards, exactly as they were (their definitions read from the
+ * database); on SQLite the trigger that feeds cues_fts is off too and cues_fts is rebuilt from
+ * video_cues at the end. Building an index once is much cheaper than millions of insertions into it
+ * (ADR 0119); the rebuild re-reads every cue, so this is for loads that are most of them.
+ */
+export async function bulkLoadingCues<T>(db: Executor, dialect: DialectName, work: () => Promise<T>): Promise<T> {
+  const indexes =
+    dialect === 'postgres'
+      ? (await sql<{ name: string; definition: string }>`select i.indexname as name, i.indexdef as definition from pg_indexes i
+          where i.schemaname = current_schema() and i.tablename = 'video_cues'
+            and not exists (select 1 from pg_constraint c where c.conname = i.indexname and c.connamespace = current_schema()::regnamespace)`.execute(db)).rows
+      : (await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+          where type = 'index' and tbl_name = 'video_cues' and sql is not null`.execute(db)).rows;
+  const trigger =
+    dialect === 'sqlite'
+      ? (await sql<{ definition: string }>`select sql as definition from sqlite_master where type = 'trigger' and name = 'video_cues_fts_insert'`.execute(db)).rows[0]
+      : undefined;
+  // PostgreSQL: room to sort the GIN index in memory (for this transaction only)
+  if (dialect === 'postgres') await sql`set local maintenance_work_mem = '512MB'`.execute(db);
+  for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(db);
+  if (trigger) await sql`drop trigger video_cues_fts_insert`.execute(db);
+  const result = await work();
+  for (const index of indexes) await sql.raw(index.definition).execute(db);
+  if (trigger) {
+    await sql.raw(trigger.definition).execute(db);
+    await sql`insert into cues_fts (cues_fts) values ('rebuild')`.execute(db);
+  }
+  return result;
 }
 
 /** The cues of the video in one language, in order of time (a transcript). */

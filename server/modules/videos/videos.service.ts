@@ -15,11 +15,13 @@ import { recordAudit, type AuditActor } from '../audit/audit.service.ts';
 import { ensureTags, findTagsByIds } from '../etiquetas/etiquetas.service.ts';
 import { findUpload, markThumbnailAdopted } from '../uploads/uploads.service.ts';
 import { parseListQuery, type ListVideosParams } from './list-query.ts';
+import { matchedWords } from './search.ts';
 import {
   addToRating,
   bumpThumbnailVersion,
   countVideos,
   findListedVideos,
+  findMatchedCues,
   findOwnState,
   findOwnStates,
   findTagsOfVideos,
@@ -37,6 +39,7 @@ import {
   updateVideoRow,
   upsertOwnState,
   type Executor,
+  type MatchedCueRow,
   type OwnStateChanges,
   type VideoRow,
   type ViewedVideoRow,
@@ -46,6 +49,7 @@ import {
 
 export type Video = components['schemas']['Video'];
 type Etiqueta = components['schemas']['Etiqueta'];
+type Coincidencia = components['schemas']['Coincidencia'];
 export type VideoPatch = BodyOf<'patchVideo'>;
 
 /** What the video services need: the API passes its AppContext; the CLI (demo) builds one from the same config. */
@@ -157,7 +161,13 @@ export async function listVideos(ctx: VideosContext, caller: Caller, params: Lis
   const { kysely } = ctx.db;
   const query = parseListQuery(params, ctx.db.dialect);
   const { ids, total } = query.words.length > 0 ? await searchPage(ctx, caller, query) : await filteredPage(ctx.db, viewerOf(caller), query);
-  const [rows, tags, states] = await Promise.all([findListedVideos(kysely, ids), findTagsOfVideos(kysely, ids), findOwnStates(kysely, caller.userId, ids)]);
+  const [rows, tags, states, cues] = await Promise.all([
+    findListedVideos(kysely, ids),
+    findTagsOfVideos(kysely, ids),
+    findOwnStates(kysely, caller.userId, ids),
+    query.words.length > 0 ? findMatchedCues(kysely, ctx.db.dialect, query.words, ids, MAX_COINCIDENCIAS) : [],
+  ]);
+  const coincidencias = coincidenciasOf(cues, params.q ?? '');
   const byId = new Map(rows.map((row) => [row.id, row]));
   const own = new Map(states.map((state) => [state.video_id, state]));
   const at = Date.now();
@@ -167,9 +177,32 @@ export async function listVideos(ctx: VideosContext, caller: Caller, params: Lis
     if (!row) continue; // deleted since the page was read
     const state = own.get(id);
     const viewed: ViewedVideoRow = { ...row, puntuacion: state?.puntuacion ?? null, favorito: state?.favorito ?? null, visto: state?.visto ?? null, posicion: state?.posicion ?? null };
-    videos.push(toVideo(viewed, tags.get(id) ?? [], ctx.secrets.urlKey, at));
+    const video = toVideo(viewed, tags.get(id) ?? [], ctx.secrets.urlKey, at);
+    const matched = coincidencias.get(id);
+    if (matched) video.coincidencias = matched;
+    videos.push(video);
   }
   return { videos, total };
+}
+
+/** At most this many matching cues per video of a list (the contract's maxItems). */
+const MAX_COINCIDENCIAS = 3;
+
+/**
+ * The matching cues of each video of a page with their matched words (R-LIB-20), best first; a cue
+ * the engine matched but in which no word folds to the query's (a tokenisation edge) is left out, so
+ * every one carries at least one mark. Videos without any are absent (only their own texts matched).
+ */
+function coincidenciasOf(cues: readonly MatchedCueRow[], q: string): Map<number, Coincidencia[]> {
+  const byVideo = new Map<number, Coincidencia[]>();
+  for (const cue of cues) {
+    const marcas = matchedWords(cue.texto, q);
+    if (marcas.length === 0) continue;
+    let list = byVideo.get(cue.video_id);
+    if (!list) byVideo.set(cue.video_id, (list = []));
+    list.push({ idioma: cue.idioma, inicio: Number(cue.inicio), fin: Number(cue.fin), texto: cue.texto, marcas });
+  }
+  return byVideo;
 }
 
 /** A page without words: the ids newest first, then the total, counted only when the page does not tell it. */
