@@ -22,7 +22,7 @@ export const ES: Subtitulo = { idioma: 'es', etiqueta: 'Español', url: '/api/me
 export const SPANISH_FILE = namedFile('charla.srt', '1\n00:00:01,000 --> 00:00:02,000\nHola\n');
 /** A new English file for the English track's 'Sustituir'. */
 export const ENGLISH_FILE = namedFile('charla-v2.en.vtt', 'WEBVTT\n\n00:01.000 --> 00:02.000\nHello\n');
-export const INVALID = { status: 400, type: 'invalid-subtitles', detail: 'línea 2: tiempo mal escrito' };
+export const INVALID = { status: 400, type: 'invalid-subtitles', detail: 'line 2: malformed timing «00:01:xx,000 --> 00:01:02,000» (expected such as «00:00:01,000 --> 00:00:04,000»)' };
 const SERVER_ERROR = { status: 503, type: 'service-unavailable' };
 
 export type SubtitleTracksSnapshot = SnapshotFrom<typeof subtitleTracksMachine>;

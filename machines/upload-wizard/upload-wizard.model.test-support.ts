@@ -42,7 +42,7 @@ export const WITH_SUBTITLES: SubtitleFile[] = [{ idioma: 'en', file: SUBTITLES_E
 export const SUBTITLES_SAVED: SendSubtitlesOutput = { saved: ['en'], failures: [] };
 export const SUBTITLES_REFUSED: SendSubtitlesOutput = {
   saved: [],
-  failures: [{ idioma: 'en', fileName: SUBTITLES_EN.name, status: 400, type: 'invalid-subtitles', detail: 'línea 3: tiempo mal escrito' }],
+  failures: [{ idioma: 'en', fileName: SUBTITLES_EN.name, status: 400, type: 'invalid-subtitles', detail: 'line 3: malformed timing «00:01:xx,000 --> 00:01:02,000» (expected such as «00:00:01,000 --> 00:00:04,000»)' }],
 };
 export const SESSION: UploadSession = {
   assetId: 'asset-upload-0001',

@@ -378,7 +378,7 @@ describe("Subtítulos in 'Editar video' (R-ADM-7…9), through the API", () => {
     expect(subtitles().getAllByRole('listitem').map((item) => item.textContent?.split('Sustituir')[0])).toEqual(['Inglés', 'Español']);
 
     // A refused replacement: the message names the line; the track stays.
-    library.refuseNextSubtitles('línea 2: tiempo mal escrito');
+    library.refuseNextSubtitles('line 2: malformed timing «00:01:xx,000 --> 00:01:02,000» (expected such as «00:00:01,000 --> 00:00:04,000»)');
     await user.upload(inputs()[0]!, new File(['WEBVTT\n\nmal\n'], 'charla.en.vtt'));
     expect(await subtitles().findByRole('alert')).toHaveTextContent('charla.en.vtt (Inglés): El archivo de subtítulos no es válido: línea 2: tiempo mal escrito');
     expect(subtitles().getByText('Inglés')).toBeVisible();

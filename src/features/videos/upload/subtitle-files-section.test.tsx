@@ -53,9 +53,22 @@ describe('subtitle files', () => {
   });
 
   it("say the server's refusals in Spanish, naming the line", () => {
-    expect(subtitleRefusalMessage({ type: 'invalid-subtitles', detail: 'línea 7: tiempo mal escrito' })).toBe(
-      'El archivo de subtítulos no es válido: línea 7: tiempo mal escrito',
+    expect(subtitleRefusalMessage({ type: 'invalid-subtitles', detail: 'line 7: malformed timing «00:01:xx,000 --> 00:01:02,000» (expected such as «00:00:01,000 --> 00:00:04,000»)' })).toBe(
+      'El archivo de subtítulos no es válido: línea 7: tiempo mal escrito «00:01:xx,000 --> 00:01:02,000» (se esperaba como «00:00:01,000 --> 00:00:04,000»)',
     );
+    // Every reason server/modules/subtitulos/subtitle-files.ts gives, as it words them.
+    const reasons = [
+      'line 1: not a subtitle file (WebVTT or SRT): it holds binary data',
+      'line 1: not a subtitle file (WebVTT or SRT): expected «WEBVTT» or a cue timing such as «00:00:01,000 --> 00:00:04,000», found «<html>»',
+      'line 4: a block without a cue timing (such as «00:00:01,000 --> 00:00:04,000»): «Hola»',
+      'line 2: the cue ends before it starts «00:00:05,000 --> 00:00:01,000»',
+      'line 9: the cue ends at 0:12.000, past the end of the video (0:10.000)',
+      'line 1: the file has no cues',
+    ].map((detail) => subtitleRefusalMessage({ type: 'invalid-subtitles', detail }));
+    for (const message of reasons) expect(message).not.toMatch(/\b(line|not a|expected|found|cue|ends|file has)\b/);
+    expect(reasons[4]).toBe('El archivo de subtítulos no es válido: línea 9: el subtítulo termina en 0:12.000, después del final del video (0:10.000)');
+    // A reason this version does not know keeps the line, in Spanish.
+    expect(subtitleRefusalMessage({ type: 'invalid-subtitles', detail: 'line 3: something new' })).toBe('El archivo de subtítulos no es válido: línea 3');
     expect(subtitleRefusalMessage({ type: 'payload-too-large', detail: null })).toBe('El archivo de subtítulos supera el tamaño máximo de 2 MB');
     expect(subtitleRefusalMessage({ type: 'unsupported-media-type', detail: null })).toBe('El archivo no es un archivo de subtítulos .vtt o .srt');
     expect(subtitleRefusalMessage({ type: 'network-error', detail: null })).toBe('No se han podido guardar los subtítulos');
@@ -103,7 +116,7 @@ describe('sendSubtitles (after Confirmar)', () => {
       http.put('/api/videos/{id}/subtitulos/{idioma}', async ({ params, request, response }) => {
         const body = await request.text();
         received.push({ idioma: params.idioma, type: request.headers.get('content-type'), body });
-        if (params.idioma === 'fr') return problem(400, 'invalid-subtitles', 'línea 3: tiempo mal escrito') as never;
+        if (params.idioma === 'fr') return problem(400, 'invalid-subtitles', 'line 3: malformed timing «00:01:xx,000 --> 00:01:02,000» (expected such as «00:00:01,000 --> 00:00:04,000»)') as never;
         return response(201).json({ idioma: params.idioma, etiqueta: 'Inglés', url: `/api/media/a/subtitulos-${params.idioma}.vtt?s=1` });
       }),
     );
@@ -123,7 +136,7 @@ describe('sendSubtitles (after Confirmar)', () => {
     ]);
     expect(output).toEqual({
       saved: ['en'],
-      failures: [{ idioma: 'fr', fileName: 'charla.fr.srt', status: 400, type: 'invalid-subtitles', detail: 'línea 3: tiempo mal escrito' }],
+      failures: [{ idioma: 'fr', fileName: 'charla.fr.srt', status: 400, type: 'invalid-subtitles', detail: 'line 3: malformed timing «00:01:xx,000 --> 00:01:02,000» (expected such as «00:00:01,000 --> 00:00:04,000»)' }],
     });
   });
 });

@@ -46,11 +46,38 @@ export function subtitleFailureOf(idioma: string, fileName: string, error: unkno
   return { idioma, fileName, status, type, detail };
 }
 
+/**
+ * The server's reasons for `invalid-subtitles` (`line <n>: <reason>`, English as every detail), in
+ * Spanish; the quoted parts are the file's own text. An unknown reason keeps only the line.
+ */
+const REASONS: Array<[RegExp, (...parts: string[]) => string]> = [
+  [/^not a subtitle file \(WebVTT or SRT\): it holds binary data$/, () => 'no es un archivo de subtítulos (contiene datos binarios)'],
+  [/^not a subtitle file \(WebVTT or SRT\): expected «WEBVTT» or a cue timing such as (.+), found (.+)$/, (example, found) => `no es un archivo de subtítulos: se esperaba «WEBVTT» o un tiempo como ${example} y hay ${found}`],
+  [/^a block without a cue timing \(such as (.+)\): (.+)$/, (example, found) => `un bloque sin tiempo (como ${example}): ${found}`],
+  [/^malformed timing (.+) \(expected such as (.+)\)$/, (found, example) => `tiempo mal escrito ${found} (se esperaba como ${example})`],
+  [/^the cue ends before it starts (.+)$/, (found) => `el subtítulo termina antes de empezar ${found}`],
+  [/^the cue ends at (\S+), past the end of the video \((\S+)\)$/, (end, length) => `el subtítulo termina en ${end}, después del final del video (${length})`],
+  [/^the file has no cues$/, () => 'el archivo no tiene ningún subtítulo'],
+];
+
+export function spanishSubtitleDetail(detail: string): string | null {
+  const match = /^line (\d+): (.*)$/s.exec(detail);
+  if (!match) return null;
+  for (const [pattern, say] of REASONS) {
+    const parts = pattern.exec(match[2]!);
+    if (parts) return `línea ${match[1]}: ${say(...parts.slice(1))}`;
+  }
+  return `línea ${match[1]}`;
+}
+
 /** The Spanish message of a refusal, by the problem's type (openapi.yaml putSubtitles). */
 export function subtitleRefusalMessage({ type, detail }: Pick<SubtitleFailure, 'type' | 'detail'>): string {
   switch (type) {
     case 'invalid-subtitles':
-      return detail ? subtitleMessages.invalid(detail) : subtitleMessages.invalidWithoutDetail;
+    {
+      const spanish = detail ? spanishSubtitleDetail(detail) : null;
+      return spanish ? subtitleMessages.invalid(spanish) : subtitleMessages.invalidWithoutDetail;
+    }
     case 'payload-too-large':
       return subtitleMessages.tooLarge;
     case 'unsupported-media-type':
