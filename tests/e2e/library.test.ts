@@ -352,8 +352,9 @@ describe('the library in Chromium', () => {
       expect(await axeViolations(view), `the tag popover at ${viewport.width} px`).toEqual([]);
       await view.keyboard.press('Escape');
       await list.getByRole('link', { name: /^Reproducir / }).first().click();
+      // The video's page itself (the list's cards have previews; a slow read shows 'Cargando el video' first).
+      await view.locator('main section video').waitFor();
       await view.getByRole('heading', { level: 1 }).waitFor();
-      await view.locator('video').waitFor();
       expect(await axeViolations(view), `a video at ${viewport.width} px`).toEqual([]);
       await checked.close();
     }

@@ -17,7 +17,7 @@ import type { Cue } from './transcript/cues.ts';
 import type { Capitulo, Subtitulo, Video } from './videos.queries.ts';
 
 export interface VideoPlayerProps {
-  video: Pick<Video, 'id' | 'titulo' | 'urlVideo' | 'urlThumbnail' | 'posicion'> & Partial<Pick<Video, 'urlHls' | 'urlStoryboard'>>;
+  video: Pick<Video, 'id' | 'titulo' | 'urlVideo' | 'urlThumbnail' | 'posicion'> & Partial<Pick<Video, 'urlHls' | 'urlStoryboard' | 'idiomasSubtitulos'>>;
   /** The playback machine with `savePosition` provided (the app's, or a test double); the player supplies `seek` and `reload`. */
   logic: typeof playbackMachine;
   /** R-VID-20: the video's subtitle tracks (GET /api/videos/{id}/subtitulos), once known. */
@@ -324,6 +324,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
           storyboard={storyboard}
           chapters={chapters}
           subtitles={subtitles}
+          hasSubtitles={(video.idiomasSubtitulos?.length ?? 0) > 0}
           captionLanguage={captions?.captions ?? null}
           onCaptionLanguage={(language) => captions?.choose(language)}
           portalTarget={frameElement ?? undefined}

@@ -85,6 +85,8 @@ export interface PlayerControlsProps {
   chapters?: readonly Capitulo[];
   /** R-VID-20: the subtitle tracks ('Subtítulos' menu when there is one). */
   subtitles?: readonly Subtitulo[];
+  /** Whether the video has tracks, known before they load: the menu's button shows from the first render (no shift). */
+  hasSubtitles?: boolean;
   /** The language shown, null for none. */
   captionLanguage?: string | null;
   onCaptionLanguage?: (language: string | null) => void;
@@ -225,7 +227,7 @@ export function PlayerControls(props: PlayerControlsProps) {
           </Text>
         </Group>
         <Group gap={2} wrap="nowrap">
-          {subtitles.length > 0 && (
+          {(subtitles.length > 0 || props.hasSubtitles === true) && (
             <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
               <Menu.Target>
                 <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.subtitles}: ${shownSubtitle?.etiqueta ?? t.subtitlesOff}`}>

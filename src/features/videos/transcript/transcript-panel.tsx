@@ -66,7 +66,8 @@ export function TranscriptPanel({ subtitles, captions, bridge, videoTitle }: Tra
 
   return (
     <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p="sm" data-transcript>
-      <Group justify="space-between" align="center" gap="xs" mb="xs">
+      {/* As tall as the language select (size xs) from the first render: it appears once the tracks load. */}
+      <Group justify="space-between" align="center" gap="xs" mb="xs" mih={30}>
         <Title order={2} fz="h4" id={titleId}>
           {t.title}
         </Title>

@@ -122,7 +122,7 @@ export function SubtitleFilesSection({ value, onChange, disabled = false, failur
                             </Button>
                           )}
                         </FileButton>
-                        <Button variant="subtle" color="red.8" size="sm" leftSection={<IconTrash size={16} aria-hidden />} aria-label={subtitleMessages.removeLabel(language)} onClick={() => remove(idioma)} disabled={disabled || done}>
+                        <Button variant="subtle" color="red.8" c="red.9" size="sm" leftSection={<IconTrash size={16} aria-hidden />} aria-label={subtitleMessages.removeLabel(language)} onClick={() => remove(idioma)} disabled={disabled || done}>
                           {subtitleMessages.remove}
                         </Button>
                       </Group>
