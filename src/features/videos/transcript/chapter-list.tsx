@@ -1,8 +1,9 @@
 import { useId, useSyncExternalStore } from 'react';
-import { Paper, Text, Title, UnstyledButton } from '@mantine/core';
+import { Paper, Title } from '@mantine/core';
 import { transcriptMessages as t } from '../../../lib/messages.ts';
 import type { PlayerBridge } from '../player/player-bridge.ts';
-import { chapterAt, clockTime } from '../player/player-controls.tsx';
+import { chapterAt } from '../player/player-controls.tsx';
+import { TimedLine } from './timed-line.tsx';
 import type { Capitulo } from '../videos.queries.ts';
 
 export interface ChapterListProps {
@@ -24,29 +25,9 @@ export function ChapterList({ chapters, bridge }: ChapterListProps) {
           const playing = chapter === current;
           return (
             <li key={chapter.inicio}>
-              <UnstyledButton
-                aria-current={playing ? 'true' : undefined}
-                onClick={() => bridge.seek(chapter.inicio)}
-                w="100%"
-                px="xs"
-                py={6}
-                style={{
-                  display: 'flex',
-                  gap: 12,
-                  alignItems: 'baseline',
-                  borderRadius: 4,
-                  borderInlineStart: `3px solid ${playing ? 'var(--mantine-color-tao-filled)' : 'transparent'}`,
-                  background: playing ? 'var(--mantine-color-tao-light)' : undefined,
-                  fontWeight: playing ? 600 : undefined,
-                }}
-              >
-                <Text component="span" size="sm" c="gray.7" style={{ fontVariantNumeric: 'tabular-nums', flex: 'none' }}>
-                  {clockTime(chapter.inicio)}
-                </Text>
-                <Text component="span" size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {chapter.titulo}
-                </Text>
-              </UnstyledButton>
+              <TimedLine seconds={chapter.inicio} current={playing} onSeek={(seconds) => bridge.seek(seconds)}>
+                {chapter.titulo}
+              </TimedLine>
             </li>
           );
         })}

@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { Button, Group, NativeSelect, Paper, ScrollArea, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Button, Group, NativeSelect, Paper, ScrollArea, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { transcriptMessages as t } from '../../../lib/messages.ts';
 import type { CaptionChoice } from '../player/captions.ts';
 import type { PlayerBridge } from '../player/player-bridge.ts';
-import { clockTime } from '../player/player-controls.tsx';
+import { TimedLine } from './timed-line.tsx';
 import type { Subtitulo } from '../videos.queries.ts';
 import { activeCueIndex, matchingCues, transcriptText, type Cue } from './cues.ts';
 
@@ -109,29 +109,9 @@ export function TranscriptPanel({ subtitles, captions, bridge, videoTitle }: Tra
               const current = index === active;
               return (
                 <li key={index} data-cue={index}>
-                  <UnstyledButton
-                    aria-current={current ? 'true' : undefined}
-                    onClick={() => bridge.seek(cue.start)}
-                    w="100%"
-                    px="xs"
-                    py={6}
-                    style={{
-                      display: 'flex',
-                      gap: 12,
-                      alignItems: 'baseline',
-                      borderRadius: 4,
-                      borderInlineStart: `3px solid ${current ? 'var(--mantine-color-tao-filled)' : 'transparent'}`,
-                      background: current ? 'var(--mantine-color-tao-light)' : undefined,
-                      fontWeight: current ? 600 : undefined,
-                    }}
-                  >
-                    <Text component="span" size="sm" c="gray.7" style={{ fontVariantNumeric: 'tabular-nums', flex: 'none' }}>
-                      {clockTime(cue.start)}
-                    </Text>
-                    <Text component="span" size="sm">
-                      {cue.text}
-                    </Text>
-                  </UnstyledButton>
+                  <TimedLine seconds={cue.start} current={current} onSeek={(seconds) => bridge.seek(seconds)}>
+                    {cue.text}
+                  </TimedLine>
                 </li>
               );
             })}
