@@ -246,12 +246,14 @@ describe('the transcript and the chapters (R-VID-22 … R-VID-27)', () => {
       await page.waitForFunction(() => Math.abs((document.querySelector('main video') as HTMLVideoElement).currentTime - 78) < 0.5);
       // Followed: the current cue is inside the panel, which scrolled (the page did not).
       await expect.poll(() => viewport.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
-      // The user scrolls back to the top with the wheel; the video plays on past the next cues.
+      // While it plays, the user scrolls back to the top with the wheel; the next cue (at 1:22) starts
+      // well inside the 5 s the panel is left alone, so it must stay at the top.
+      await page.getByRole('button', { name: 'Reproducir', exact: true }).click();
+      await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement).currentTime > 80.5, undefined, { timeout: 15_000 });
       const box = (await viewport.boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + 20);
       await page.mouse.wheel(0, -5000);
       await expect.poll(() => viewport.evaluate((element) => element.scrollTop)).toBe(0);
-      await page.getByRole('button', { name: 'Reproducir', exact: true }).click();
       await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement).currentTime > 82.5, undefined, { timeout: 15_000 });
       expect(await viewport.evaluate((element) => element.scrollTop)).toBe(0);
       // After a few quiet seconds it follows again.
