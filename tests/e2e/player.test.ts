@@ -104,4 +104,37 @@ describe('the player on a video’s page', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('fades its control bar out while the video plays untouched and brings the same bar back at a pointer move (R-VID-30)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'es-ES' });
+    const page = await context.newPage();
+    try {
+      await openSignedIn(page, product, user, videoPath);
+      const video = page.locator('main video');
+      await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement | null)?.readyState! >= 1);
+      await video.evaluate((element: HTMLVideoElement) => {
+        element.muted = true;
+        element.currentTime = 0;
+      });
+      const bar = await page.locator('[data-player-controls]').elementHandle();
+      const opacity = () => page.locator('[data-player-controls]').evaluate((element) => getComputedStyle(element).opacity);
+      await page.getByRole('button', { name: 'Reproducir', exact: true }).click();
+      // The pointer leaves the player; the video plays on.
+      await page.mouse.move(5, 5);
+      await expect.poll(opacity, { timeout: 6_000 }).toBe('0');
+      expect(await video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(false);
+      await shot(page, 'desktop-controls-idle');
+      const box = (await video.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+      await expect.poll(opacity).toBe('1');
+      expect(await bar!.evaluate((element) => element.isConnected)).toBe(true);
+      // Paused, the bar stays however long nobody moves.
+      await page.keyboard.press('k');
+      await page.mouse.move(5, 5);
+      await page.waitForTimeout(3_500);
+      expect(await opacity()).toBe('1');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { chooseMediaSource, mediaAbilities, type MediaSourceChoice } from './pla
 import { trackMode, type CaptionChoice } from './player/captions.ts';
 import type { PlayerBridge } from './player/player-bridge.ts';
 import { PlayerControls, type QualityLevel } from './player/player-controls.tsx';
+import { useIdleControls } from './player/idle-controls.ts';
 import { commandForKey, keyBelongsToTarget, type PlayerCommand } from './player/player-keys.ts';
 import { parseStoryboard, type StoryboardFrame } from './player/storyboard.ts';
 import { SubtitleTrack } from './player/subtitle-track.tsx';
@@ -112,6 +113,8 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
     return () => bridge?.attach(null);
   }, [bridge]);
   const controlsCover = useControlsCover(frameElement);
+  const idle = useIdleControls(frameElement, !media.paused);
+  const captionLift = idle ? 0 : controlsCover.pixels;
   const send = actorRef.send;
   const state = useSelector(actorRef, (snapshot) =>
     snapshot.matches('failed') ? 'failed' : snapshot.matches('retrying') || snapshot.matches('reloading') || snapshot.matches({ ready: 'buffering' }) ? 'waiting' : 'other',
@@ -232,7 +235,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
 
   return (
     <PlayerFrame aria-label={appLabels.player} ref={attachFrame} fullscreen={fullscreen}>
-      <Box style={{ position: 'relative', width: '100%', height: '100%' }}>
+      <Box style={{ position: 'relative', width: '100%', height: '100%', cursor: idle ? 'none' : undefined }}>
         <video
           ref={mediaRef}
           playsInline
@@ -242,7 +245,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
           aria-label={video.titulo}
           // A block, as the cards' pictures: inline, it left a line's descender (7 px) of black under it.
           // Blink and WebKit lift their caption box by this much (captions.css); others move the cues (SubtitleTrack).
-          style={{ ...MEDIA_STYLE, ['--caption-lift' as string]: `${controlsCover.pixels}px` }}
+          style={{ ...MEDIA_STYLE, ['--caption-lift' as string]: `${captionLift}px` }}
           onClick={() => run({ type: 'toggle-play' })}
           onLoadedMetadata={(event) => {
             sync(event.currentTarget);
@@ -294,7 +297,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
               key={subtitle.idioma}
               subtitle={subtitle}
               mode={trackMode(subtitle.idioma, captions?.captions ?? null)}
-              bottomInset={controlsCover.fraction}
+              bottomInset={idle ? 0 : controlsCover.fraction}
               onCues={publishCues}
             />
           ))}
@@ -316,6 +319,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
         )}
         <PlayerControls
           {...media}
+          idle={idle}
           fullscreen={fullscreen}
           levels={levels}
           adaptive={source.kind === 'hls.js'}

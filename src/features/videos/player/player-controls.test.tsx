@@ -4,10 +4,11 @@
  */
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithTheme } from '../../../../tests/utils/render.tsx';
 import { playbackMachine } from '../../../../machines/playback/playback.machine.ts';
 import { VideoPlayer } from '../video-player.tsx';
+import { CONTROLS_IDLE_MS } from './idle-controls.ts';
 import { clockTime, PlayerControls, type PlayerControlsProps } from './player-controls.tsx';
 
 const TITLE = 'Reunión anual';
@@ -197,5 +198,72 @@ describe('the quality menu', () => {
     expect(clockTime(83)).toBe('1:23');
     expect(clockTime(3723)).toBe('1:02:03');
     expect(clockTime(Number.NaN)).toBe('0:00');
+  });
+});
+
+describe('the control bar while the video plays untouched', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const bar = () => document.querySelector<HTMLElement>('[data-player-controls]')!;
+  const frame = () => screen.getByRole('region', { name: 'Reproductor de video' });
+
+  it('fades out after 3 s of playing, comes back with a pointer move or a key, and never while paused (R-VID-30)', () => {
+    vi.useFakeTimers();
+    const { element } = renderPlayer();
+    const playLink = screen.getByRole('button', { name: 'Reproducir' });
+    fireEvent.click(playLink);
+    act(() => void vi.advanceTimersByTime(CONTROLS_IDLE_MS - 100));
+    expect(bar().style.opacity).toBe('1');
+    act(() => void vi.advanceTimersByTime(200));
+    expect(bar().style.opacity).toBe('0');
+    // Still there, the same node: hidden, not removed.
+    expect(screen.getByRole('button', { name: 'Pausar' })).toBeInTheDocument();
+    fireEvent.pointerMove(frame());
+    expect(bar().style.opacity).toBe('1');
+    act(() => void vi.advanceTimersByTime(CONTROLS_IDLE_MS + 100));
+    expect(bar().style.opacity).toBe('0');
+    fireEvent.keyDown(document.body, { key: 'Shift' });
+    expect(bar().style.opacity).toBe('1');
+    // Paused, it stays.
+    fireEvent.click(screen.getByRole('button', { name: 'Pausar' }));
+    act(() => void vi.advanceTimersByTime(CONTROLS_IDLE_MS * 2));
+    expect(bar().style.opacity).toBe('1');
+    expect(element.paused).toBe(true);
+  });
+
+  it('stays while the keyboard is on one of its buttons (R-VID-30)', async () => {
+    const user = userEvent.setup();
+    renderPlayer();
+    fireEvent.click(screen.getByRole('button', { name: 'Reproducir' }));
+    const mute = screen.getByRole('button', { name: 'Silenciar' });
+    for (let presses = 0; presses < 20 && document.activeElement !== mute; presses += 1) await user.tab();
+    expect(mute).toHaveFocus();
+    // From here the clock is the test's: the next sign of the person starts the wait on it.
+    vi.useFakeTimers();
+    fireEvent.pointerMove(frame());
+    act(() => void vi.advanceTimersByTime(CONTROLS_IDLE_MS * 2));
+    expect(bar().style.opacity).toBe('1');
+    // The keyboard leaves the player: the bar goes.
+    act(() => mute.blur());
+    fireEvent.pointerMove(frame());
+    act(() => void vi.advanceTimersByTime(CONTROLS_IDLE_MS + 100));
+    expect(bar().style.opacity).toBe('0');
+  });
+
+  it('takes a touch on the hidden bar as a wish to see it, not as a press (R-VID-30)', () => {
+    vi.useFakeTimers();
+    const { media } = renderPlayer();
+    fireEvent.click(screen.getByRole('button', { name: 'Reproducir' }));
+    act(() => void vi.advanceTimersByTime(CONTROLS_IDLE_MS + 100));
+    const pause = screen.getByRole('button', { name: 'Pausar' });
+    fireEvent.pointerDown(pause, { pointerType: 'touch' });
+    fireEvent.click(pause);
+    expect(media.paused).toBe(false);
+    expect(bar().style.opacity).toBe('1');
+    // Shown, the next touch presses.
+    fireEvent.pointerDown(pause, { pointerType: 'touch' });
+    fireEvent.click(pause);
+    expect(media.paused).toBe(true);
   });
 });

@@ -73,6 +73,8 @@ export interface PlayerControlsProps {
   muted: boolean;
   speed: number;
   fullscreen: boolean;
+  /** R-VID-30: faded out while the video plays untouched (still in the document, and back at any pointer move or key). */
+  idle?: boolean;
   /** Levels of hls.js (empty: MP4 or native HLS, no quality menu). */
   levels: QualityLevel[];
   /** The source is adaptive (hls.js): the quality menu shows from the first render, with Automática until the levels are known. */
@@ -134,7 +136,20 @@ export function PlayerControls(props: PlayerControlsProps) {
   return (
     <Box
       data-player-controls
-      style={{ position: 'absolute', left: 0, right: 0, bottom: 0, top: 'auto', height: 'auto', padding: '0 8px 4px', background: 'rgba(0, 0, 0, 0.65)', color: 'white' }}
+      data-idle={props.idle ? '' : undefined}
+      style={{
+        position: 'absolute',
+        left: 0,
+        right: 0,
+        bottom: 0,
+        top: 'auto',
+        height: 'auto',
+        padding: '0 8px 4px',
+        background: 'rgba(0, 0, 0, 0.65)',
+        color: 'white',
+        opacity: props.idle ? 0 : 1,
+        transition: 'opacity 250ms ease',
+      }}
     >
       <Box
         pos="relative"
