@@ -31,7 +31,8 @@ export function useIdleControls(frame: HTMLElement | null, playing: boolean, idl
       const focused = document.activeElement;
       // Focus brought inside by the keyboard holds the bar; a button focused by a click (or the picture) does not.
       if (byKeyboard && focused !== null && focused !== frame && frame.contains(focused) && focused.tagName !== 'VIDEO') return true;
-      return onBar;
+      // A menu of the bar (or the shortcuts overlay) is open: they are portalled into the frame.
+      return onBar || frame.querySelector('[role="menu"], [role="dialog"]') !== null;
     };
     const onPointerOver = (event: PointerEvent) => {
       onBar = event.pointerType === 'mouse' && event.target instanceof Element && event.target.closest('[data-player-controls]') !== null;

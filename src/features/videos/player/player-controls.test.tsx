@@ -251,6 +251,18 @@ describe('the control bar while the video plays untouched', () => {
     expect(bar().style.opacity).toBe('0');
   });
 
+  it('stays while one of its menus is open (R-VID-30)', async () => {
+    const user = userEvent.setup();
+    renderPlayer();
+    fireEvent.click(screen.getByRole('button', { name: 'Reproducir' }));
+    await user.click(screen.getByRole('button', { name: 'Velocidad: Normal' }));
+    await screen.findByRole('menu');
+    vi.useFakeTimers();
+    fireEvent.pointerMove(frame());
+    act(() => void vi.advanceTimersByTime(CONTROLS_IDLE_MS * 2));
+    expect(bar().style.opacity).toBe('1');
+  });
+
   it('takes a touch on the hidden bar as a wish to see it, not as a press (R-VID-30)', () => {
     vi.useFakeTimers();
     const { media } = renderPlayer();
