@@ -241,18 +241,20 @@ export const replaceFileMessages = {
   percent: uploadMessages.percent,
   processing: 'Procesando…',
   processingPercent: (value: number) => `Procesando… ${value} %`,
-  processingProgress: uploadMessages.processingProgress,
   interrupted: uploadMessages.interrupted,
   retry: uploadMessages.retry,
   invalidVideo: uploadMessages.invalidVideo,
   tooLarge: uploadMessages.tooLarge,
-  ready: 'El nuevo archivo está listo.',
+  chooseAnother: uploadMessages.chooseAnother,
+  ready: 'El nuevo archivo está listo. Hasta que pulse «Reemplazar archivo» se sigue viendo el actual.',
   keepsPlaying: 'El video actual se sigue viendo hasta que el nuevo esté listo.',
   // Closing the dialog stops the section, and an upload nobody confirmed is thrown away.
   closeDiscards: 'Si cierra este diálogo antes de reemplazarlo, la subida se descarta.',
   replace: 'Reemplazar archivo',
   replacing: 'Reemplazando el archivo…',
   cancel: authMessages.cancel,
+  // Beside the dialog's own Cancelar: the name says which one it is.
+  cancelLabel: `${authMessages.cancel} el reemplazo`,
   replaced: 'Archivo reemplazado',
   replacedNotice: (name: string) => `Archivo reemplazado por «${name}»`,
   // The server's refusals of PUT /api/videos/{id}/archivo.

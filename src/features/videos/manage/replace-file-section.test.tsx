@@ -165,6 +165,7 @@ describe("Reemplazar archivo in 'Editar video'", () => {
     processed();
     expect(await section().findByRole('button', { name: 'Reemplazar archivo' })).toBeEnabled();
     expect(progressBar()).toHaveAttribute('aria-valuenow', '100');
+    expect(section().getByText(/El nuevo archivo está listo\. Hasta que pulse «Reemplazar archivo» se sigue viendo el actual/)).toBeVisible();
     expect(fake.replaces).toEqual([]);
 
     await user.click(replaceButton());
@@ -239,7 +240,7 @@ describe("Reemplazar archivo in 'Editar video'", () => {
     await choose();
     await completeTransfer();
     await section().findByRole('button', { name: 'Reemplazar archivo' });
-    await user.click(section().getByRole('button', { name: 'Cancelar' }));
+    await user.click(section().getByRole('button', { name: 'Cancelar el reemplazo' }));
     await waitFor(() => expect(fake.discards).toEqual([NEW_ASSET]));
     expect(section().getByRole('button', { name: 'Elegir el video que reemplaza al actual' })).toBeVisible();
 

@@ -5,7 +5,7 @@ import { Alert, Button, FileButton, Fieldset, Group, Loader, Progress, Stack, Te
 import { IconAlertTriangle, IconCheck, IconFileUpload, IconReplace } from '@tabler/icons-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { isVideoFile, percentOf, VIDEO_EXTENSIONS } from '../../../../machines/upload-queue/upload-file.machine.ts';
-import { replaceFileMessages, uploadMessages } from '../../../lib/messages.ts';
+import { replaceFileMessages } from '../../../lib/messages.ts';
 import { formatBytes, formatRate } from '../upload/upload-format.ts';
 import type { Video } from '../videos.queries.ts';
 import { discardUpload, type ReplaceFileLogic } from './replace-file.actors.ts';
@@ -142,7 +142,7 @@ function ReplaceUpload({ logic, videoId, file, onCancelled, onSaved }: ReplaceUp
   const transfer = uploading || interrupted || processing || ready || busy;
   const rate = uploading ? formatRate(context.rate) : '';
   const cancel = (
-    <Button size="xs" variant="default" onClick={() => send({ type: 'file.cancel' })} disabled={busy}>
+    <Button size="xs" variant="default" onClick={() => send({ type: 'file.cancel' })} disabled={busy} aria-label={replaceFileMessages.cancelLabel}>
       {replaceFileMessages.cancel}
     </Button>
   );
@@ -179,7 +179,7 @@ function ReplaceUpload({ logic, videoId, file, onCancelled, onSaved }: ReplaceUp
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{context.refusal === 'too-large' ? replaceFileMessages.tooLarge : replaceFileMessages.invalidVideo}</Text>
             <Button size="xs" variant="default" onClick={() => send({ type: 'file.cancel' })}>
-              {uploadMessages.chooseAnother}
+              {replaceFileMessages.chooseAnother}
             </Button>
           </Stack>
         </Alert>
@@ -223,9 +223,10 @@ function ReplaceUpload({ logic, videoId, file, onCancelled, onSaved }: ReplaceUp
         </Group>
       )}
       {ready && <Text size="sm">{replaceFileMessages.ready}</Text>}
-      {(uploading || processing || ready || busy) && (
+      {(uploading || processing || ready) && (
         <Text size="sm" c="dimmed">
-          {replaceFileMessages.keepsPlaying} {replaceFileMessages.closeDiscards}
+          {ready ? '' : `${replaceFileMessages.keepsPlaying} `}
+          {replaceFileMessages.closeDiscards}
         </Text>
       )}
       {ready && context.saveFailed && refusal !== null && (
