@@ -228,6 +228,42 @@ export const videoDialogMessages = {
   cancel: authMessages.cancel,
 } as const;
 
+/** 'Reemplazar archivo' in 'Editar video' (R-ADM-20…23): a new file for the same video. */
+export const replaceFileMessages = {
+  section: 'Reemplazar archivo',
+  hint: 'Suba otro archivo para este video: conserva sus datos, valoraciones, favoritos, visualizaciones, subtítulos y enlaces.',
+  choose: 'Elegir un video',
+  chooseLabel: 'Elegir el video que reemplaza al actual',
+  notAVideo: uploadMessages.notAVideo,
+  preparing: uploadMessages.preparing,
+  sessionFailed: uploadMessages.sessionFailed,
+  progress: uploadMessages.progress,
+  percent: uploadMessages.percent,
+  processing: 'Procesando…',
+  processingPercent: (value: number) => `Procesando… ${value} %`,
+  interrupted: uploadMessages.interrupted,
+  retry: uploadMessages.retry,
+  invalidVideo: uploadMessages.invalidVideo,
+  tooLarge: uploadMessages.tooLarge,
+  chooseAnother: uploadMessages.chooseAnother,
+  ready: 'El nuevo archivo está listo. Hasta que pulse «Reemplazar archivo» se sigue viendo el actual.',
+  keepsPlaying: 'El video actual se sigue viendo hasta que el nuevo esté listo.',
+  // Closing the dialog stops the section, and an upload nobody confirmed is thrown away.
+  closeDiscards: 'Si cierra este diálogo antes de reemplazarlo, la subida se descarta.',
+  replace: 'Reemplazar archivo',
+  replacing: 'Reemplazando el archivo…',
+  cancel: authMessages.cancel,
+  // Beside the dialog's own Cancelar: the name says which one it is.
+  cancelLabel: `${authMessages.cancel} el reemplazo`,
+  replaced: 'Archivo reemplazado',
+  replacedNotice: (name: string) => `Archivo reemplazado por «${name}»`,
+  // The server's refusals of PUT /api/videos/{id}/archivo.
+  conflict: 'Esta subida ya no puede reemplazar el archivo (se ha usado o aún no está lista). Cancele y elija el archivo de nuevo.',
+  invalidMedia: 'El servidor no ha podido procesar el archivo: no es un video válido. Cancele y elija otro archivo.',
+  gone: 'El video ya no existe.',
+  failed: 'No se ha podido reemplazar el archivo. Inténtelo de nuevo.',
+} as const;
+
 /**
  * 'Administrar etiquetas' (R-TAG-1, R-TAG-2 tag rules, R-TAG-1 the
  * list's load failure); the spec quotes only the rules' messages and the load failure, the rest

@@ -11,6 +11,7 @@ import { videoManagementMessages } from '../../../lib/messages.ts';
 import type { ToastStore } from '../../../lib/toasts.ts';
 import { videoKeys, videoListFilter, type Video, type VideoListData } from '../videos.queries.ts';
 import { removeFromPages } from '../video.actors.ts';
+import { createReplaceFileLogic } from './replace-file.actors.ts';
 import { createSubtitleTracksLogic } from './subtitle-tracks.actors.ts';
 
 type VideoPatchOperation = components['schemas']['VideoPatchOperation'];
@@ -19,6 +20,8 @@ type VideoPatchOperation = components['schemas']['VideoPatchOperation'];
 export interface EditVideoPayload {
   values: VideoFormValues;
   thumbnail: File | null;
+  /** The video's asset when its file was replaced in this dialog (R-ADM-20): the opened video's is gone. */
+  idExterno?: string;
 }
 
 /** The edit dialog (R-ADM-1): opened on a video, submits the form, answers the saved video. */
@@ -125,7 +128,7 @@ export function createVideoManagementWrites(queryClient: QueryClient) {
     async editVideo({ subject, payload }: EditVideoInput): Promise<Video> {
       const operations = videoChanges(subject, payload.values);
       if (payload.thumbnail) {
-        const upload = unwrap(await api.GET('/api/uploads/{id}', { params: { path: { id: subject.idExterno } } }));
+        const upload = unwrap(await api.GET('/api/uploads/{id}', { params: { path: { id: payload.idExterno ?? subject.idExterno } } }));
         await putThumbnail(upload.thumbnail.uploadUrl, payload.thumbnail);
         operations.push({ op: 'replace', path: '/thumbnail', value: true });
       }
@@ -152,6 +155,7 @@ export function createVideoManagementLogic(queryClient: QueryClient, toasts: Toa
   const show = (toast: ToastInput) => queueMicrotask(() => void toasts.show(toast));
   return {
     subtitlesLogic: createSubtitleTracksLogic(queryClient),
+    replaceLogic: createReplaceFileLogic({ queryClient, toasts }),
     editLogic: editVideoDialog.provide({
       actors: { work: fromPromise<Video, EditVideoInput>(({ input }) => writes.editVideo(input)) },
       guards: editVideoGuards,

@@ -35,7 +35,7 @@ export function useVideoManagement(queryClient: QueryClient, toasts: ToastStore)
     cardActions,
     dialogs: (
       <>
-        {opened.edit && <EditVideoDialog actorRef={editRef} subtitlesLogic={logic.subtitlesLogic} />}
+        {opened.edit && <EditVideoDialog actorRef={editRef} subtitlesLogic={logic.subtitlesLogic} replaceLogic={logic.replaceLogic} />}
         {opened.delete && <DeleteVideoDialog actorRef={deleteRef} />}
       </>
     ),
