@@ -243,6 +243,26 @@ describe('adaptive streaming in Chromium', () => {
     }
   }, 90_000);
 
+  it('fetches only the first seconds until the video is started, then buffers ahead (R-VID-31)', async () => {
+    const { context, page, describe } = await openVideo();
+    try {
+      await showVideo(page, describe);
+      const bufferedEnd = () => media(page).evaluate((element: HTMLVideoElement) => (element.buffered.length ? element.buffered.end(element.buffered.length - 1) : 0));
+      await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement).readyState >= 3, undefined, { timeout: 20_000 });
+      // Time enough for hls.js to fill its whole buffer on the loopback, as it did before.
+      await page.waitForTimeout(3000);
+      const early = await bufferedEnd();
+      // 4 s asked for, rounded up to whole segments of 2 s, one of slack.
+      expect(early, await describe('preload')).toBeGreaterThan(0);
+      expect(early).toBeLessThanOrEqual(8.5);
+      await page.getByRole('button', { name: 'Reproducir', exact: true }).click();
+      await expect.poll(bufferedEnd, { timeout: 15_000 }).toBeGreaterThan(20);
+      await page.getByRole('button', { name: 'Pausar', exact: true }).click();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('fetches, after a seek to the middle, only the byte ranges of the segments from there on (R-VID-17)', async () => {
     const { context, page, describe } = await openVideo();
     try {

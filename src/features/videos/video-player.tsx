@@ -124,9 +124,11 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
   useEffect(() => {
     if (source.kind !== 'hls.js') return;
     let cancelled = false;
+    let onPlay: (() => void) | null = null;
     void import('hls.js/light').then(({ default: Hls }) => {
       const element = mediaRef.current;
       if (cancelled || !element) return;
+      const before = element.paused;
       // ADR 0106: the lowest rendition's first segment arrives soonest; hls.js climbs from there.
       // No metadata cues: hls.js would add its own <track> to the <video> React renders (ADR 0121).
       const hls = new Hls({
@@ -136,8 +138,15 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
         enableID3MetadataCues: false,
         enableEmsgMetadataCues: false,
         enableDateRangeMetadataCues: false,
+        maxMaxBufferLength: before ? PRELOAD_SECONDS : FULL_BUFFER_SECONDS,
       });
       hlsRef.current = hls;
+      if (before) {
+        onPlay = () => {
+          (hls.config as { maxMaxBufferLength: number }).maxMaxBufferLength = FULL_BUFFER_SECONDS;
+        };
+        element.addEventListener('play', onPlay, { once: true });
+      }
       hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
         setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
       });
@@ -149,6 +158,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
     });
     return () => {
       cancelled = true;
+      if (onPlay) mediaRef.current?.removeEventListener('play', onPlay);
       hlsRef.current?.destroy();
       hlsRef.current = null;
     };
@@ -370,6 +380,11 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
  * Segments: hls.js's own timeouts, but two quick retries of a failed load instead of six growing to
  * 8 s (about 30 s), so a lost network reaches the playback machine's 1-2-4-s reloads, then 'Reintentar', soon.
  */
+/** R-VID-31: before the first play only the first seconds are fetched (docs/decisions/0137-hls-buffer-before-play.md). */
+const PRELOAD_SECONDS = 4;
+/** hls.js's own ceiling once playing. */
+const FULL_BUFFER_SECONDS = 600;
+
 const FRAGMENT_LOADING = {
   default: {
     maxTimeToFirstByteMs: 10_000,
