@@ -56,7 +56,7 @@ export function SelectionBar({ actorRef, videos, tags }: SelectionBarProps) {
       bottom={0}
       left={0}
       right={0}
-      py="sm"
+      py="xs"
       bg="var(--mantine-color-body)"
       style={{ zIndex: 150, borderTop: '1px solid var(--mantine-color-default-border)', boxShadow: 'var(--mantine-shadow-md)' }}
     >
@@ -118,7 +118,7 @@ export function SelectionBar({ actorRef, videos, tags }: SelectionBarProps) {
             <Button
               size="xs"
               variant="light"
-              color="red.8"
+              color="red"
               leftSection={<IconTrash size={14} aria-hidden />}
               disabled={!canAct}
               onClick={() => send({ type: 'selection.delete' })}
