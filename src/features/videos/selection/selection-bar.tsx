@@ -1,11 +1,29 @@
-import { useEffect, useRef, useState } from 'react';
-import { Box, Button, Container, Group, Menu, Modal, MultiSelect, Stack, Text } from '@mantine/core';
-import { IconChevronDown, IconEye, IconEyeOff, IconTag, IconTagOff, IconTrash, IconX } from '@tabler/icons-react';
-import { useSelector } from '@xstate/react';
-import type { ActorRefFrom } from 'xstate';
-import type { videoSelectionMachine } from '../../../../machines/video-selection/video-selection.machine.ts';
-import { bulkMessages } from '../../../lib/messages.ts';
-import type { Etiqueta, Video } from '../videos.queries.ts';
+import { useEffect, useRef, useState } from "react";
+import {
+  Box,
+  Button,
+  Container,
+  Group,
+  Menu,
+  Modal,
+  MultiSelect,
+  Stack,
+  Text,
+} from "@mantine/core";
+import {
+  IconChevronDown,
+  IconEye,
+  IconEyeOff,
+  IconTag,
+  IconTagOff,
+  IconTrash,
+  IconX,
+} from "@tabler/icons-react";
+import { useSelector } from "@xstate/react";
+import type { ActorRefFrom } from "xstate";
+import type { videoSelectionMachine } from "../../../../machines/video-selection/video-selection.machine.ts";
+import { bulkMessages } from "../../../lib/messages.ts";
+import type { Etiqueta, Video } from "../videos.queries.ts";
 
 export interface SelectionBarProps {
   actorRef: ActorRefFrom<typeof videoSelectionMachine>;
@@ -22,127 +40,179 @@ export interface SelectionBarProps {
  * and the delete question are its dialogs. Everything is disabled while a batch runs.
  */
 export function SelectionBar({ actorRef, videos, tags }: SelectionBarProps) {
-  const selecting = useSelector(actorRef, (snapshot) => snapshot.hasTag('selecting'));
-  const canAct = useSelector(actorRef, (snapshot) => snapshot.hasTag('canAct'));
-  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
-  const selected = useSelector(actorRef, (snapshot) => snapshot.context.selected);
+  const selecting = useSelector(actorRef, (snapshot) =>
+    snapshot.hasTag("selecting"),
+  );
+  const canAct = useSelector(actorRef, (snapshot) => snapshot.hasTag("canAct"));
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag("busy"));
+  const selected = useSelector(
+    actorRef,
+    (snapshot) => snapshot.context.selected,
+  );
   const action = useSelector(actorRef, (snapshot) => snapshot.context.action);
   const tagMode = useSelector(actorRef, (snapshot) => snapshot.context.tagMode);
-  const confirming = useSelector(actorRef, (snapshot) => snapshot.matches({ on: 'confirmDelete' }));
+  const confirming = useSelector(actorRef, (snapshot) =>
+    snapshot.matches({ on: "confirmDelete" }),
+  );
   const running = busy ? action?.kind : undefined;
   const send = actorRef.send;
   const cancelRef = useRef<HTMLButtonElement>(null);
   const selectAllRef = useRef<HTMLButtonElement>(null);
 
   const loadedIds = videos.map((video) => video.id);
-  const allSelected = loadedIds.length > 0 && loadedIds.every((id) => selected.includes(id));
+  // Nothing more to select: every loaded video is selected (or none is loaded).
+  const allSelected = loadedIds.every((id) => selected.includes(id));
 
   // A batch that left nothing selected disables the button that had the focus: it goes to the bar's next control.
   useEffect(() => {
     if (!selecting || canAct || busy) return;
     const active = document.activeElement;
-    if (!active || active === document.body || (active instanceof HTMLButtonElement && active.disabled)) {
-      (selectAllRef.current && !selectAllRef.current.disabled ? selectAllRef.current : cancelRef.current)?.focus();
+    if (
+      !active ||
+      active === document.body ||
+      (active instanceof HTMLButtonElement && active.disabled)
+    ) {
+      (selectAllRef.current && !selectAllRef.current.disabled
+        ? selectAllRef.current
+        : cancelRef.current
+      )?.focus();
     }
   }, [selecting, canAct, busy]);
 
   if (!selecting) return null;
   return (
-    <Box
-      component="section"
-      aria-label={bulkMessages.bar}
-      data-video-selection
-      pos="fixed"
-      bottom={0}
-      left={0}
-      right={0}
-      py="xs"
-      bg="var(--mantine-color-body)"
-      style={{ zIndex: 150, borderTop: '1px solid var(--mantine-color-default-border)', boxShadow: 'var(--mantine-shadow-md)' }}
-    >
-      <Container size="xl">
-        <Stack gap={8}>
-          <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text fw={600} role="status" aria-live="polite">
-              {bulkMessages.count(selected.length)}
-            </Text>
-            <Group gap="xs" wrap="wrap" justify="flex-end">
-              <Button ref={selectAllRef} size="xs" variant="subtle" disabled={busy || allSelected} onClick={() => send({ type: 'selection.selectAll', ids: loadedIds })}>
-                {bulkMessages.selectAll}
-              </Button>
-              <Button size="xs" variant="subtle" disabled={busy || !canAct} onClick={() => send({ type: 'selection.clear' })}>
-                {bulkMessages.clear}
-              </Button>
-            </Group>
-          </Group>
-          <Group gap="xs" wrap="wrap">
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconTag size={14} aria-hidden />}
-              disabled={!canAct}
-              onClick={() => send({ type: 'selection.tags', mode: 'add' })}
-            >
-              {bulkMessages.addTags}
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconTagOff size={14} aria-hidden />}
-              disabled={!canAct}
-              onClick={() => send({ type: 'selection.tags', mode: 'remove' })}
-            >
-              {bulkMessages.removeTags}
-            </Button>
-            <Menu position="top-start" shadow="md" withinPortal>
-              <Menu.Target>
+    <>
+      <Box
+        component="section"
+        aria-label={bulkMessages.bar}
+        data-video-selection
+        pos="fixed"
+        bottom={0}
+        left={0}
+        right={0}
+        py="xs"
+        bg="var(--mantine-color-body)"
+        style={{
+          zIndex: 150,
+          borderTop: "1px solid var(--mantine-color-default-border)",
+          boxShadow: "var(--mantine-shadow-md)",
+        }}
+      >
+        <Container size="xl">
+          <Stack gap={8}>
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Text fw={600} role="status" aria-live="polite">
+                {bulkMessages.count(selected.length)}
+              </Text>
+              <Group gap="xs" wrap="wrap" justify="flex-end">
+                <Button
+                  ref={selectAllRef}
+                  size="xs"
+                  variant="subtle"
+                  disabled={busy || allSelected}
+                  onClick={() =>
+                    send({ type: "selection.selectAll", ids: loadedIds })
+                  }
+                >
+                  {bulkMessages.selectAll}
+                </Button>
                 <Button
                   size="xs"
-                  variant="light"
-                  rightSection={<IconChevronDown size={14} aria-hidden />}
-                  disabled={!canAct}
-                  loading={running === 'visibility'}
+                  variant="subtle"
+                  disabled={busy || !canAct}
+                  onClick={() => send({ type: "selection.clear" })}
                 >
-                  {bulkMessages.visibility}
+                  {bulkMessages.clear}
                 </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item leftSection={<IconEye size={14} aria-hidden />} onClick={() => send({ type: 'selection.visibility', visible: true })}>
-                  {bulkMessages.visible}
-                </Menu.Item>
-                <Menu.Item leftSection={<IconEyeOff size={14} aria-hidden />} onClick={() => send({ type: 'selection.visibility', visible: false })}>
-                  {bulkMessages.hidden}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              leftSection={<IconTrash size={14} aria-hidden />}
-              disabled={!canAct}
-              onClick={() => send({ type: 'selection.delete' })}
-            >
-              {bulkMessages.remove}
-            </Button>
-            <Button ref={cancelRef} size="xs" variant="default" ml="auto" leftSection={<IconX size={14} aria-hidden />} disabled={busy} onClick={() => send({ type: 'selection.cancel' })}>
-              {bulkMessages.cancel}
-            </Button>
-          </Group>
-        </Stack>
-      </Container>
+              </Group>
+            </Group>
+            <Group gap="xs" wrap="wrap">
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconTag size={14} aria-hidden />}
+                disabled={!canAct}
+                onClick={() => send({ type: "selection.tags", mode: "add" })}
+              >
+                {bulkMessages.addTags}
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconTagOff size={14} aria-hidden />}
+                disabled={!canAct}
+                onClick={() => send({ type: "selection.tags", mode: "remove" })}
+              >
+                {bulkMessages.removeTags}
+              </Button>
+              <Menu position="top-start" shadow="md" withinPortal>
+                <Menu.Target>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    rightSection={<IconChevronDown size={14} aria-hidden />}
+                    disabled={!canAct}
+                    loading={running === "visibility"}
+                  >
+                    {bulkMessages.visibility}
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item
+                    leftSection={<IconEye size={14} aria-hidden />}
+                    onClick={() =>
+                      send({ type: "selection.visibility", visible: true })
+                    }
+                  >
+                    {bulkMessages.visible}
+                  </Menu.Item>
+                  <Menu.Item
+                    leftSection={<IconEyeOff size={14} aria-hidden />}
+                    onClick={() =>
+                      send({ type: "selection.visibility", visible: false })
+                    }
+                  >
+                    {bulkMessages.hidden}
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                leftSection={<IconTrash size={14} aria-hidden />}
+                disabled={!canAct}
+                onClick={() => send({ type: "selection.delete" })}
+              >
+                {bulkMessages.remove}
+              </Button>
+              <Button
+                ref={cancelRef}
+                size="xs"
+                variant="default"
+                ml="auto"
+                leftSection={<IconX size={14} aria-hidden />}
+                disabled={busy}
+                onClick={() => send({ type: "selection.cancel" })}
+              >
+                {bulkMessages.cancel}
+              </Button>
+            </Group>
+          </Stack>
+        </Container>
+      </Box>
       <TagPickerDialog
         opened={tagMode !== null}
-        mode={tagMode ?? 'add'}
+        mode={tagMode ?? "add"}
         count={selected.length}
         tags={tags}
-        busy={running === 'tags'}
-        onClose={() => send({ type: 'selection.dismiss' })}
-        onSubmit={(tagIds) => send({ type: 'selection.tags.submit', tagIds })}
+        busy={running === "tags"}
+        onClose={() => send({ type: "selection.dismiss" })}
+        onSubmit={(tagIds) => send({ type: "selection.tags.submit", tagIds })}
       />
       <Modal
-        opened={confirming || running === 'delete'}
-        onClose={() => send({ type: 'selection.dismiss' })}
+        opened={confirming || running === "delete"}
+        onClose={() => send({ type: "selection.dismiss" })}
         title={bulkMessages.deleteTitle}
         centered
         closeOnEscape={!busy}
@@ -157,22 +227,31 @@ export function SelectionBar({ actorRef, videos, tags }: SelectionBarProps) {
             </Text>
           </Stack>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => send({ type: 'selection.dismiss' })} disabled={busy}>
+            <Button
+              variant="default"
+              onClick={() => send({ type: "selection.dismiss" })}
+              disabled={busy}
+            >
               {bulkMessages.cancel}
             </Button>
-            <Button color="red" loading={running === 'delete'} onClick={() => send({ type: 'selection.confirm' })} data-autofocus>
+            <Button
+              color="red"
+              loading={running === "delete"}
+              onClick={() => send({ type: "selection.confirm" })}
+              data-autofocus
+            >
               {bulkMessages.remove}
             </Button>
           </Group>
         </Stack>
       </Modal>
-    </Box>
+    </>
   );
 }
 
 interface TagPickerDialogProps {
   opened: boolean;
-  mode: 'add' | 'remove';
+  mode: "add" | "remove";
   count: number;
   tags: readonly Etiqueta[];
   busy: boolean;
@@ -181,7 +260,15 @@ interface TagPickerDialogProps {
 }
 
 /** 'Añadir etiquetas a N videos' / 'Quitar etiquetas de N videos': the edit dialog's tag field and one button. */
-function TagPickerDialog({ opened, mode, count, tags, busy, onClose, onSubmit }: TagPickerDialogProps) {
+function TagPickerDialog({
+  opened,
+  mode,
+  count,
+  tags,
+  busy,
+  onClose,
+  onSubmit,
+}: TagPickerDialogProps) {
   const [chosen, setChosen] = useState<number[]>([]);
   // Each opening starts with nothing chosen.
   useEffect(() => {
@@ -192,7 +279,11 @@ function TagPickerDialog({ opened, mode, count, tags, busy, onClose, onSubmit }:
     <Modal
       opened={opened}
       onClose={onClose}
-      title={mode === 'add' ? bulkMessages.addTagsTitle(count) : bulkMessages.removeTagsTitle(count)}
+      title={
+        mode === "add"
+          ? bulkMessages.addTagsTitle(count)
+          : bulkMessages.removeTagsTitle(count)
+      }
       centered
       closeOnEscape={!busy}
       closeOnClickOutside={!busy}
@@ -223,7 +314,7 @@ function TagPickerDialog({ opened, mode, count, tags, busy, onClose, onSubmit }:
               {bulkMessages.cancel}
             </Button>
             <Button type="submit" loading={busy} disabled={chosen.length === 0}>
-              {mode === 'add' ? bulkMessages.add : bulkMessages.take}
+              {mode === "add" ? bulkMessages.add : bulkMessages.take}
             </Button>
           </Group>
         </Stack>
