@@ -138,6 +138,51 @@ export const videoManagementMessages = {
   deleteFailed: 'Ha ocurrido un error tratando de eliminar el video',
 } as const;
 
+const videos = (count: number) => `${count} ${count === 1 ? 'video' : 'videos'}`;
+
+/** The list's selection mode and its batch actions (R-ADM-15 … R-ADM-19). */
+export const bulkMessages = {
+  select: 'Seleccionar',
+  selectVideo: (titulo: string) => `Seleccionar «${titulo}»`,
+  bar: 'Videos seleccionados',
+  count: (count: number) => `${videos(count)} ${count === 1 ? 'seleccionado' : 'seleccionados'}`,
+  selectAll: 'Seleccionar todos',
+  clear: 'Quitar selección',
+  addTags: 'Añadir etiquetas',
+  removeTags: 'Quitar etiquetas',
+  visibility: 'Visibilidad',
+  visible: 'Visible',
+  hidden: 'Oculto',
+  remove: 'Eliminar',
+  cancel: authMessages.cancel,
+  addTagsTitle: (count: number) => `Añadir etiquetas a ${videos(count)}`,
+  removeTagsTitle: (count: number) => `Quitar etiquetas de ${videos(count)}`,
+  tags: 'Etiquetas',
+  add: 'Añadir',
+  take: 'Quitar',
+  noTags: 'No hay etiquetas',
+  deleteTitle: 'Eliminar videos',
+  deleteQuestion: (count: number) => `¿Eliminar ${videos(count)}?`,
+  deleteWarning: 'Se eliminarán también sus archivos. No se puede deshacer.',
+  // The outcome (docs/decisions/0127-batch-video-operations.md): one toast for the whole batch.
+  modified: (count: number) => `${videos(count)} ${count === 1 ? 'modificado' : 'modificados'}`,
+  deleted: (count: number) => `${videos(count)} ${count === 1 ? 'eliminado' : 'eliminados'}`,
+  missing: (count: number) => `${videos(count)} ya no ${count === 1 ? 'existía' : 'existían'}`,
+  modifyFailed: 'No se han podido modificar los videos',
+  deleteFailed: 'No se han podido eliminar los videos',
+  /** Why a batch was refused, by the problem's type; nothing for an unforeseen one. */
+  reasons: {
+    'validation-error': 'la petición no es válida',
+    'too-many-tags': 'algún video tendría más de 50 etiquetas',
+    'unknown-tag': 'alguna de las etiquetas ya no existe',
+    'unauthorized-role': 'solo los administradores pueden hacerlo',
+    'network-error': 'no hay conexión con el servidor',
+    timeout: 'el servidor no ha respondido a tiempo',
+    'internal-server-error': 'error en el servidor',
+  } as Readonly<Record<string, string>>,
+  failed: (what: string, reason: string | undefined) => (reason ? `${what}: ${reason}` : what),
+} as const;
+
 /** The video form's labels (upload wizard and edit dialog). */
 export const videoFormLabels = {
   titulo: 'Título',

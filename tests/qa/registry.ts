@@ -20,6 +20,7 @@ import { toastModel } from '../../machines/toast/toast.model.test-support.ts';
 import { uploadWizardModel } from '../../machines/upload-wizard/upload-wizard.model.test-support.ts';
 import { videoFiltersModel } from '../../machines/video-filters/video-filters.model.test-support.ts';
 import { videoOpinionModel } from '../../machines/video-opinion/video-opinion.model.test-support.ts';
+import { videoSelectionModel } from '../../machines/video-selection/video-selection.model.test-support.ts';
 import type { AnyQaModel } from '../utils/model/qa-model.ts';
 
 export interface QaEntry {
@@ -55,6 +56,7 @@ export const registry: readonly QaEntry[] = [
   entry(dialogModel, 'dialog.machine.test.ts'),
   entry(statisticsExportModel, 'statistics-export.machine.test.ts'),
   entry(subtitleTracksModel, 'subtitle-tracks.test.tsx'),
+  entry(videoSelectionModel, 'video-selection.test.tsx'),
 ];
 
 /** The entry of a machine by its folder name or an alias. */

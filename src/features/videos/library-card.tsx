@@ -14,6 +14,12 @@ export interface LibraryCardProps {
   onDelete?: (video: Video) => void;
   /** In the list's first row (VideoCard's `firstRow`). */
   firstRow?: boolean;
+  /** The list is in selection mode (R-ADM-15): the card shows its checkbox. */
+  selecting?: boolean;
+  selected?: boolean;
+  /** A batch runs: the checkbox waits. */
+  selectionBusy?: boolean;
+  onSelect?: (video: Video) => void;
 }
 
 /** Every filter of the list, cleared: a tag link shows the videos of that tag, whatever was filtered before. */
@@ -41,7 +47,18 @@ const tagLink = (tag: Etiqueta) => ({ to: '/videos', search: { ...NO_FILTERS, ta
  * card has nothing new to draw; on a phone those renders redrew every card in one synchronous task
  * (docs/decisions/0063-first-render-in-slices.md).
  */
-export const LibraryCard = memo(function LibraryCard({ video, isAdmin, opinionLogic, onEdit, onDelete, firstRow = false }: LibraryCardProps) {
+export const LibraryCard = memo(function LibraryCard({
+  video,
+  isAdmin,
+  opinionLogic,
+  onEdit,
+  onDelete,
+  firstRow = false,
+  selecting = false,
+  selected = false,
+  selectionBusy = false,
+  onSelect,
+}: LibraryCardProps) {
   const actorRef = useActorRef(opinionLogic, {
     input: { videoId: video.id, rating: video.puntuacion, favorite: video.favorito },
   });
@@ -62,6 +79,7 @@ export const LibraryCard = memo(function LibraryCard({ video, isAdmin, opinionLo
       onFavoriteChange={(_, favorite) => actorRef.send({ type: 'opinion.favorite', favorite })}
       {...(onEdit ? { onEdit } : {})}
       {...(onDelete ? { onDelete } : {})}
+      selection={selecting && onSelect ? { selected, disabled: selectionBusy, onChange: onSelect } : undefined}
     />
   );
 });

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState, type ElementType } from 'react';
-import { ActionIcon, Anchor, AspectRatio, Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Anchor, AspectRatio, Badge, Box, Card, Center, Checkbox, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPhoto, IconPlayerPlayFilled, IconSubtitlesOff, IconTrash } from '@tabler/icons-react';
 import type { components } from '../../../contract/openapi.gen.ts';
 import { HoverTooltip } from '../../components/hover-tooltip.tsx';
 import { formatDuration } from '../../lib/format/duration.ts';
-import { libraryMessages } from '../../lib/messages.ts';
+import { bulkMessages, libraryMessages } from '../../lib/messages.ts';
 import { CaptionSnippets } from './caption-snippets.tsx';
 import { ShortDescription } from './short-description.tsx';
 import { CARD_SIZES, thumbnailSrcSet } from './card-picture.ts';
@@ -48,6 +48,11 @@ export interface VideoCardProps {
   onEdit?: (video: Video) => void;
   /** Admin: the delete confirmation (wired later). */
   onDelete?: (video: Video) => void;
+  /**
+   * Admin, in the list's selection mode (R-ADM-15): the card's checkbox, over the picture but not
+   * part of its link (a click selects, it does not open the video).
+   */
+  selection?: { selected: boolean; disabled?: boolean; onChange: (video: Video) => void } | undefined;
   /** Lorem sample data in a loading style (R-LIB-15): nothing is a link or a button. */
   placeholder?: false;
   /**
@@ -113,6 +118,10 @@ const CARD_FRAME = { component: 'article', withBorder: true, shadow: 'xs', paddi
 const PICTURE_STYLE = { objectFit: 'cover', display: 'block' } as const;
 /** The badges over the picture let a click through to the picture's link. */
 const OVER_PICTURE = { pointerEvents: 'none' } as const;
+/** The checkbox sits on a white tile, readable over any picture, above the link. */
+const CHECKBOX_FRAME = { zIndex: 1, borderRadius: 'var(--mantine-radius-sm)', boxShadow: 'var(--mantine-shadow-xs)', lineHeight: 0 } as const;
+/** A selected card is outlined in the theme's colour (the checkbox says it too). */
+const SELECTED_STYLE = { outline: '3px solid var(--mantine-color-tao-7)', outlineOffset: -1 } as const;
 
 /** A video of the list (R-LIB-3): thumbnail with animated preview, title, description, tags, stars, heart, 'No visto', play, duration, admin actions. */
 export { thumbnailSrcSet };
@@ -133,6 +142,7 @@ function LoadedCard({
   favoriteBusy = false,
   onEdit,
   onDelete,
+  selection,
   firstRow = false,
 }: VideoCardProps) {
   const preview = usePreview(Boolean(video.urlPreview));
@@ -140,8 +150,26 @@ function LoadedCard({
   const titleId = `video-${video.id}-title`;
 
   return (
-    <Card ref={preview.ref} {...CARD_FRAME} aria-labelledby={titleId} {...preview.hoverProps}>
+    <Card
+      ref={preview.ref}
+      {...CARD_FRAME}
+      aria-labelledby={titleId}
+      {...preview.hoverProps}
+      style={selection?.selected ? SELECTED_STYLE : undefined}
+    >
       <Card.Section pos="relative">
+        {/* Before the link in the DOM (first in the card's tab order); a slot of its own, so the link is never remounted. */}
+        {selection && (
+          <Box pos="absolute" top={6} left={6} p={6} bg="white" style={CHECKBOX_FRAME}>
+            <Checkbox
+              size="md"
+              aria-label={bulkMessages.selectVideo(video.titulo)}
+              checked={selection.selected}
+              disabled={selection.disabled}
+              onChange={() => selection.onChange(video)}
+            />
+          </Box>
+        )}
         {/* The picture is the video's link, as on every video site: first in the card's tab order. */}
         <Link {...detailLink(video)} aria-label={libraryMessages.play(video.titulo)} className="mantine-focus-auto" style={{ display: 'block', position: 'relative', outlineOffset: -3 }}>
           <AspectRatio ratio={16 / 9} bg="gray.2">
@@ -184,7 +212,7 @@ function LoadedCard({
           </Center>
         </Link>
         {!video.visto && (
-          <Badge pos="absolute" top={8} left={8} color="tao.8" variant="filled" radius="sm" style={OVER_PICTURE}>
+          <Badge pos="absolute" top={8} left={selection ? 52 : 8} color="tao.8" variant="filled" radius="sm" style={OVER_PICTURE}>
             {libraryMessages.notSeen}
           </Badge>
         )}

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Button, Container, Stack, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Container, Group, Stack, Title, VisuallyHidden } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
@@ -10,6 +10,7 @@ import type { ToastStore } from '../../lib/toasts.ts';
 import { LibraryCard } from './library-card.tsx';
 import { useVideoManagement } from './manage/video-management.tsx';
 import { placeholderVideos } from './placeholder-videos.ts';
+import { useVideoSelection } from './selection/use-video-selection.tsx';
 import { useUploadLauncher } from './upload/upload-launcher.ts';
 import { useVideoFilters } from './use-video-filters.ts';
 import { createVideoOpinionLogic } from './video.actors.ts';
@@ -58,6 +59,9 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
     ) : null;
 
   const videos = useMemo(() => list.data?.pages.flatMap((page) => page.videos) ?? [], [list.data]);
+  // R-ADM-15: administrators select videos of the list for a batch change.
+  const selection = useVideoSelection({ queryClient, toasts, videos, tags: tags.data ?? [] });
+  const selectedIds = useMemo(() => new Set(selection.selected), [selection.selected]);
   const showPlaceholders = !list.data || list.isError || tags.isPending || tags.isError;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const onEndReached = useCallback(() => {
@@ -65,13 +69,20 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   return (
-    <Container size="xl" py="lg" component="main">
+    // While selecting, room under the last cards for the bar fixed at the window's bottom.
+    <Container size="xl" py="lg" pb={isAdmin && selection.selecting ? 160 : undefined} component="main">
       <VisuallyHidden>
         {/* The page's heading for assistive technology; the cards' titles are its second level. */}
         <Title order={1}>{appLabels.videos}</Title>
       </VisuallyHidden>
       <Stack gap="lg">
         <VideoFiltersBar actorRef={filtersRef} tags={tags.data ?? []} isAdmin={isAdmin} />
+        {isAdmin && (
+          <Group justify="flex-end" mt={-4} mb={-4}>
+            {selection.toggle}
+          </Group>
+        )}
+        {isAdmin && selection.bar}
         {showPlaceholders ? (
           <VideoGrid<Video>
             items={placeholders}
@@ -88,7 +99,16 @@ export function VideoLibrary({ search, navigate, queryClient, toasts, isAdmin }:
             onEndReached={onEndReached}
             emptyAction={uploadFirst}
             renderItem={(video, { firstRow }) => (
-              <LibraryCard video={video} isAdmin={isAdmin} opinionLogic={opinionLogic} firstRow={firstRow} {...cardActions} />
+              <LibraryCard
+                video={video}
+                isAdmin={isAdmin}
+                opinionLogic={opinionLogic}
+                firstRow={firstRow}
+                {...cardActions}
+                {...(isAdmin
+                  ? { selecting: selection.selecting, selected: selectedIds.has(video.id), selectionBusy: selection.busy, onSelect: selection.onSelect }
+                  : {})}
+              />
             )}
           />
         )}
