@@ -140,9 +140,12 @@ const currentTime = (page: Page) => media(page).evaluate((element: HTMLVideoElem
 const seekBar = (page: Page) => page.locator('[data-player-controls] .mantine-Slider-root').first();
 const qualityButton = (page: Page) => page.getByRole('button', { name: /^Calidad: / });
 
-/** Opens the video's page through the proxy, signed in, with hls.js's levels known and the sound off. */
-async function showVideo(page: Page, describe: (name: string) => Promise<string>): Promise<void> {
-  await openSignedIn(page, { ...product, url: proxy.url }, user, videoPath);
+/**
+ * Opens the video's page through the proxy, signed in, with hls.js's levels known and the sound off;
+ * `search` ('?t=0') to start from somewhere else than the position the earlier tests saved.
+ */
+async function showVideo(page: Page, describe: (name: string) => Promise<string>, search = ''): Promise<void> {
+  await openSignedIn(page, { ...product, url: proxy.url }, user, `${videoPath}${search}`);
   await qualityButton(page)
     .waitFor({ timeout: 20_000 })
     .catch(async (error: unknown) => {
@@ -246,7 +249,8 @@ describe('adaptive streaming in Chromium', () => {
   it('fetches only the first seconds until the video is started, then buffers ahead (R-VID-31)', async () => {
     const { context, page, describe } = await openVideo();
     try {
-      await showVideo(page, describe);
+      // From the start: the earlier tests played on, and saved where they were (R-VID-28).
+      await showVideo(page, describe, '?t=0');
       const bufferedEnd = () => media(page).evaluate((element: HTMLVideoElement) => (element.buffered.length ? element.buffered.end(element.buffered.length - 1) : 0));
       await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement).readyState >= 3, undefined, { timeout: 20_000 });
       // Time enough for hls.js to fill its whole buffer on the loopback, as it did before.
