@@ -204,7 +204,7 @@ describe('adaptive streaming in Chromium', () => {
     }
   }, 60_000);
 
-  it('switches to a fixed height from Calidad and back to Automática (R-VID-12)', async () => {
+  it('switches to a fixed height from Calidad, saying so until it plays, and back to Automática (R-VID-12, R-VID-32)', async () => {
     const { context, page, describe } = await openVideo();
     try {
       await showVideo(page, describe);
@@ -220,12 +220,24 @@ describe('adaptive streaming in Chromium', () => {
       };
       const top = Math.max(...hls.heights);
       const lowest = Math.min(...hls.heights);
+      // hls.js starts on the lowest rendition: choosing it may settle at once (R-VID-32).
       await choose(`${lowest}p`);
       await expect.poll(height, { timeout: 20_000, message: await describe('quality-lowest') }).toBe(lowest);
       await page.getByRole('button', { name: `Calidad: ${lowest}p` }).waitFor();
+      // R-VID-32: every text the switch's status shows, however briefly, is recorded.
+      await page.evaluate(() => {
+        const status = document.querySelector('[data-player-controls] > [role="status"]')!;
+        const seen: string[] = [];
+        (window as unknown as { qualityStatus: string[] }).qualityStatus = seen;
+        new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, { childList: true, characterData: true, subtree: true });
+      });
       await choose(`${top}p`);
       await expect.poll(height, { timeout: 20_000 }).toBe(top);
-      await page.getByRole('button', { name: `Calidad: ${top}p` }).waitFor();
+      // Once the height plays, hls.js says so and the switch settles: the button names it, the status is empty.
+      await page.getByRole('button', { name: `Calidad: ${top}p` }).waitFor({ timeout: 5000 });
+      const seen = await page.evaluate(() => (window as unknown as { qualityStatus: string[] }).qualityStatus);
+      expect(seen, await describe('quality-switching')).toContain(`Cambiando a ${top}p`);
+      expect(seen.at(-1)).toBe('');
       await choose('Automática');
       await page.getByRole('button', { name: 'Calidad: Automática' }).waitFor();
       await qualityButton(page).click();
