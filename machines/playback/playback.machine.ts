@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { PlaybackContext, PlaybackEvent, PlaybackInput, ReloadParams, SavePositionParams, SeekParams } from './playback.types.ts';
+import type { ApplyQualityParams, PlaybackContext, PlaybackEvent, PlaybackInput, ReloadParams, SavePositionParams, SeekParams } from './playback.types.ts';
 
 /** While the video plays its position is saved this often. */
 export const SAVE_INTERVAL_MS = 5000;
@@ -17,12 +17,19 @@ export const RETRY_BASE_MS = 1000;
  * renditions to fall back on, may go on failing without ever reporting a fatal error.
  */
 export const STALL_MS = 20_000;
+/**
+ * R-VID-32: a quality switch that hls.js has not confirmed (LEVEL_SWITCHED) after this long counts
+ * as done: the chosen level stays chosen, hls.js goes on fetching it (docs/decisions/0138-quality-switch-in-the-playback-machine.md).
+ */
+export const SWITCH_TIMEOUT_MS = 10_000;
 
 /** Where a load goes back to: the saved position, or where the user was before a reload. */
 const resumeAt = ({ context }: { context: PlaybackContext }): SeekParams => ({ seconds: context.resumeAt ?? 0 });
 const startAt = ({ context }: { context: PlaybackContext }): SeekParams => ({ seconds: context.startAt ?? 0 });
 
 const wholeSeconds = (seconds: number) => Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+
+const chosenQuality = ({ context }: { context: PlaybackContext }): ApplyQualityParams => ({ level: context.quality });
 
 /**
  * Resuming and saving the playback position of one video on the detail page.
@@ -37,6 +44,12 @@ const wholeSeconds = (seconds: number) => Math.max(0, Math.floor(Number.isFinite
  *
  * Saving is fire-and-forget (`savePosition`, supplied by the app): a failed save changes nothing the
  * user sees, is logged, and the next save sends the position again. `seek` moves the media.
+ *
+ * R-VID-32: while ready, the quality is a region of its own beside the media's: a choice in
+ * 'Calidad' is handed to hls.js (`applyQuality`) and is 'switching' until hls.js says the chosen
+ * level plays, or `switchTimeout` passes; 'Automática', or the level already playing, is settled at
+ * once. A choice made before the media is ready (or while it failed) is kept and applied on
+ * entering ready, as it is again after every reload: hls.js is then a new instance.
  */
 export const playbackMachine = setup({
   types: {} as {
@@ -48,6 +61,7 @@ export const playbackMachine = setup({
     saveInterval: SAVE_INTERVAL_MS,
     retryDelay: ({ context }) => RETRY_BASE_MS * 2 ** Math.max(0, context.attempts - 1),
     stallTimeout: STALL_MS,
+    switchTimeout: SWITCH_TIMEOUT_MS,
   },
   actions: {
     seek: (_, _params: SeekParams) => {
@@ -59,6 +73,11 @@ export const playbackMachine = setup({
     reload: (_, _params: ReloadParams) => {
       throw new Error('reload is supplied by the app with .provide()');
     },
+    applyQuality: (_, _params: ApplyQualityParams) => {
+      throw new Error('applyQuality is supplied by the app with .provide()');
+    },
+    chooseQuality: assign({ quality: ({ event, context }) => (event.type === 'quality.choose' ? event.level : context.quality) }),
+    notePlayingLevel: assign({ playingLevel: ({ event, context }) => (event.type === 'media.levelSwitched' ? event.level : context.playingLevel) }),
     rememberSaved: assign({ savedPosition: ({ context }) => wholeSeconds(context.position) }),
     noteDuration: assign({ duration: ({ event }) => (event.type === 'media.loaded' ? event.duration : null) }),
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
@@ -76,6 +95,11 @@ export const playbackMachine = setup({
     canReturn: ({ context, event }) => event.type === 'media.loaded' && context.resumeAt !== null && context.resumeAt > 0,
     positionMoved: ({ context }) => wholeSeconds(context.position) !== (context.savedPosition ?? 0),
     canRetry: ({ context, event }) => event.type === 'media.error' && event.network && context.attempts < MAX_RETRIES,
+    qualityFixed: ({ context }) => context.quality !== -1,
+    sameQuality: ({ context, event }) => event.type === 'quality.choose' && event.level === context.quality,
+    // Nothing to wait for: hls.js picks by itself, or already plays that level (it would say nothing).
+    settlesAtOnce: ({ context, event }) => event.type === 'quality.choose' && (event.level === -1 || event.level === context.playingLevel),
+    reachesChoice: ({ context, event }) => event.type === 'media.levelSwitched' && event.level === context.quality,
   },
 }).createMachine({
   id: 'playback',
@@ -88,9 +112,14 @@ export const playbackMachine = setup({
     position: input.posicion ?? 0,
     savedPosition: input.posicion === null ? null : wholeSeconds(input.posicion),
     attempts: 0,
+    quality: -1,
+    playingLevel: null,
   }),
   initial: 'loading',
   on: {
+    // Before the media is ready (or once it failed) a choice is only kept: entering ready applies it.
+    'quality.choose': { actions: 'chooseQuality' },
+    'media.levelSwitched': { actions: 'notePlayingLevel' },
     'page.leave': {
       guard: 'positionMoved',
       actions: [
@@ -128,7 +157,7 @@ export const playbackMachine = setup({
         retryDelay: {
           target: 'reloading',
           actions: [
-            assign({ resumeAt: ({ context }) => context.position }),
+            assign({ resumeAt: ({ context }) => context.position, playingLevel: null }),
             { type: 'reload', params: ({ context }) => ({ seconds: context.position }) },
           ],
         },
@@ -156,7 +185,7 @@ export const playbackMachine = setup({
         retry: {
           target: 'reloading',
           actions: [
-            assign({ attempts: 0, resumeAt: ({ context }) => context.position }),
+            assign({ attempts: 0, resumeAt: ({ context }) => context.position, playingLevel: null }),
             { type: 'reload', params: ({ context }) => ({ seconds: context.position }) },
           ],
         },
@@ -167,90 +196,137 @@ export const playbackMachine = setup({
       meta: { qa: 'Yendo a la posición guardada' },
       on: {
         'media.seeked': { target: 'ready' },
-        'media.play': { target: 'ready.playing' },
+        'media.play': { target: 'ready.media.playing' },
       },
     },
     ready: {
-      description: 'The media is where the user wants it: its positions are followed.',
+      description: 'The media is where the user wants it: its positions are followed, and its quality can be chosen.',
       meta: { qa: 'Video listo' },
-      initial: 'paused',
+      type: 'parallel',
       on: {
         'media.time': { actions: assign({ position: ({ event }) => event.position }) },
         'media.error': [{ guard: 'canRetry', target: '#playback.retrying', actions: 'countAttempt' }, { target: '#playback.failed' }],
-        'media.ended': {
-          target: '.ended',
-          actions: [
-            { type: 'savePosition', params: ({ context }) => ({ id: context.videoId, seconds: 0, leaving: false }) },
-            assign({ position: 0, savedPosition: 0 }),
-          ],
-        },
       },
       states: {
-        paused: {
-          description: 'Not playing (before the first play, or paused by the user).',
-          meta: { qa: 'En pausa' },
-          on: { 'media.play': { target: 'playing' } },
-        },
-        buffering: {
-          description: 'Playing, but the media waits for data (waiting, stalled): a spinner shows; too long is a network failure.',
-          meta: { qa: 'Cargando datos' },
-          // Entered from playing only, whose entry spent no attempt: the first retry follows.
-          after: { stallTimeout: { target: '#playback.retrying', actions: 'countAttempt' } },
+        media: {
+          description: 'What the media does: paused, waiting for data, playing or at its end.',
+          meta: { qa: 'Reproducción' },
+          initial: 'paused',
           on: {
-            'media.play': { target: 'playing' },
-            'media.pause': {
-              target: 'paused',
+            // On this region, not on ready: a transition of ready's own would enter the quality region anew.
+            'media.ended': {
+              target: '.ended',
               actions: [
-                assign({ position: ({ event }) => event.position }),
-                {
-                  type: 'savePosition',
-                  params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
-                },
-                'rememberSaved',
+                { type: 'savePosition', params: ({ context }) => ({ id: context.videoId, seconds: 0, leaving: false }) },
+                assign({ position: 0, savedPosition: 0 }),
               ],
             },
           },
-        },
-        playing: {
-          description: 'Playing: the position is saved every saveInterval when it moved.',
-          meta: { qa: 'Reproduciendo' },
-          after: {
-            saveInterval: [
-              {
-                guard: 'positionMoved',
-                target: 'playing',
-                reenter: true,
-                actions: [
+          states: {
+            paused: {
+              description: 'Not playing (before the first play, or paused by the user).',
+              meta: { qa: 'En pausa' },
+              on: { 'media.play': { target: 'playing' } },
+            },
+            buffering: {
+              description: 'Playing, but the media waits for data (waiting, stalled): a spinner shows; too long is a network failure.',
+              meta: { qa: 'Cargando datos' },
+              // Entered from playing only, whose entry spent no attempt: the first retry follows.
+              after: { stallTimeout: { target: '#playback.retrying', actions: 'countAttempt' } },
+              on: {
+                'media.play': { target: 'playing' },
+                'media.pause': {
+                  target: 'paused',
+                  actions: [
+                    assign({ position: ({ event }) => event.position }),
+                    {
+                      type: 'savePosition',
+                      params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+                    },
+                    'rememberSaved',
+                  ],
+                },
+              },
+            },
+            playing: {
+              description: 'Playing: the position is saved every saveInterval when it moved.',
+              meta: { qa: 'Reproduciendo' },
+              after: {
+                saveInterval: [
                   {
-                    type: 'savePosition',
-                    params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+                    guard: 'positionMoved',
+                    target: 'playing',
+                    reenter: true,
+                    actions: [
+                      {
+                        type: 'savePosition',
+                        params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+                      },
+                      'rememberSaved',
+                    ],
                   },
-                  'rememberSaved',
+                  { target: 'playing', reenter: true },
                 ],
               },
-              { target: 'playing', reenter: true },
-            ],
-          },
-          entry: assign({ attempts: 0 }),
-          on: {
-            'media.waiting': { target: 'buffering' },
-            'media.pause': {
-              target: 'paused',
-              actions: [
-                assign({ position: ({ event }) => event.position }),
-                {
-                  type: 'savePosition',
-                  params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+              entry: assign({ attempts: 0 }),
+              on: {
+                'media.waiting': { target: 'buffering' },
+                'media.pause': {
+                  target: 'paused',
+                  actions: [
+                    assign({ position: ({ event }) => event.position }),
+                    {
+                      type: 'savePosition',
+                      params: ({ context }) => ({ id: context.videoId, seconds: wholeSeconds(context.position), leaving: false }),
+                    },
+                    'rememberSaved',
+                  ],
                 },
-                'rememberSaved',
-              ],
+              },
+            },
+            ended: {
+              description: 'Played to the end: 0 is saved, so the next opening starts from the beginning.',
+              meta: { qa: 'Visto hasta el final' },
+              on: { 'media.play': { target: 'playing' } },
             },
           },
         },
-        ended: {
-          description: 'Played to the end: 0 is saved, so the next opening starts from the beginning.',
-          meta: { qa: 'Visto hasta el final' },
-          on: { 'media.play': { target: 'playing' } },
+        quality: {
+          description: "R-VID-32: the quality chosen in 'Calidad', and whether hls.js is still switching to it.",
+          meta: { qa: 'Calidad' },
+          initial: 'applying',
+          states: {
+            applying: {
+              description: 'Entering ready: a fixed quality chosen earlier (or before a reload, whose hls.js is new) is applied again.',
+              meta: { qa: 'Aplicando la calidad elegida' },
+              always: [{ guard: 'qualityFixed', target: 'switching', actions: { type: 'applyQuality', params: chosenQuality } }, { target: 'settled' }],
+            },
+            settled: {
+              description: "The quality shown in 'Calidad' is the one playing (or 'Automática').",
+              meta: { qa: 'Calidad establecida' },
+              on: {
+                'quality.choose': [
+                  // The quality already chosen: nothing to hand to hls.js (it would flush its buffer again).
+                  { guard: 'sameQuality' },
+                  { guard: 'settlesAtOnce', actions: ['chooseQuality', { type: 'applyQuality', params: chosenQuality }] },
+                  { target: 'switching', actions: ['chooseQuality', { type: 'applyQuality', params: chosenQuality }] },
+                ],
+              },
+            },
+            switching: {
+              description: "hls.js is moving to the chosen level: 'Calidad' says 'Cambiando a …' until the level plays, or switchTimeout passes.",
+              meta: { qa: 'Cambiando de calidad' },
+              after: { switchTimeout: { target: 'settled' } },
+              on: {
+                'media.levelSwitched': [{ guard: 'reachesChoice', target: 'settled', actions: 'notePlayingLevel' }, { actions: 'notePlayingLevel' }],
+                'quality.choose': [
+                  { guard: 'sameQuality' },
+                  { guard: 'settlesAtOnce', target: 'settled', actions: ['chooseQuality', { type: 'applyQuality', params: chosenQuality }] },
+                  { target: 'switching', reenter: true, actions: ['chooseQuality', { type: 'applyQuality', params: chosenQuality }] },
+                ],
+              },
+            },
+          },
         },
       },
     },

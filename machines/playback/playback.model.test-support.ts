@@ -1,7 +1,8 @@
 /**
  * The QA model of the video player (the detail page): the media's events as the <video> element
  * reports them, leaving the page, and the saving interval, from a saved position to resume, none,
- * and one too near the end. Shared by playback.test.tsx and `npm run qa` (tests/qa).
+ * and one too near the end; and, on the video never played (streamed through hls.js), the choices
+ * of 'Calidad' with hls.js's answers. Shared by playback.test.tsx and `npm run qa` (tests/qa).
  */
 import type { SnapshotFrom } from 'xstate';
 import { defineQaModel, type AfterEvent, type EventDescriptions } from '../../tests/utils/machine-model.ts';
@@ -10,9 +11,16 @@ import type { PlaybackEvent } from './playback.types.ts';
 
 export const VIDEO_ID = 7;
 export const DURATION = 600;
+/** R-VID-32: hls.js's levels in the model, by index (as the e2e clip's ladder): 240p, 360p, 480p. */
+export const LEVEL_HEIGHTS = [240, 360, 480] as const;
 
 export type PlaybackSnapshot = SnapshotFrom<typeof playbackMachine>;
-export type PlaybackModelEvent = PlaybackEvent | AfterEvent<'saveInterval'> | AfterEvent<'retryDelay'> | AfterEvent<'stallTimeout'>;
+export type PlaybackModelEvent =
+  | PlaybackEvent
+  | AfterEvent<'saveInterval'>
+  | AfterEvent<'retryDelay'>
+  | AfterEvent<'stallTimeout'>
+  | AfterEvent<'switchTimeout'>;
 
 const events: PlaybackModelEvent[] = [
   { type: 'media.loaded', duration: DURATION },
@@ -27,6 +35,12 @@ const events: PlaybackModelEvent[] = [
   { type: 'media.error', network: true },
   { type: 'media.error', network: false },
   { type: 'retry' },
+  { type: 'quality.choose', level: 2 },
+  { type: 'quality.choose', level: 0 },
+  { type: 'quality.choose', level: -1 },
+  // hls.js starts on the lowest level (ADR 0106), and reports the chosen one once it plays.
+  { type: 'media.levelSwitched', level: 0 },
+  { type: 'media.levelSwitched', level: 2 },
 ];
 
 /**
@@ -35,7 +49,8 @@ const events: PlaybackModelEvent[] = [
  */
 export const variants = [
   { name: 'saved at 2:00', description: 'un video visto hasta el minuto 2:00', posicion: 120, resumes: true },
-  { name: 'never played', description: 'un video que el usuario no ha visto', posicion: null, resumes: false },
+  // R-VID-32: streamed through hls.js, so 'Calidad' is there (the others play the MP4).
+  { name: 'never played', description: 'un video adaptativo (HLS) que el usuario no ha visto', posicion: null, resumes: false, adaptive: true },
   {
     name: `saved in the last ${RESUME_END_MARGIN_S} s`,
     description: `un video visto hasta sus últimos ${RESUME_END_MARGIN_S} s`,
@@ -45,7 +60,18 @@ export const variants = [
   // R-VID-28: the address's second wins over the saved position, the start (0) included.
   { name: 'opened at ?t=300', description: 'un enlace al minuto 5:00 de un video visto hasta el 2:00', posicion: 120, startAt: 300, resumes: true },
   { name: 'opened at ?t=0', description: 'un enlace al principio de un video visto hasta el 2:00', posicion: 120, startAt: 0, resumes: false },
-] as Array<{ name: string; description: string; posicion: number | null; startAt?: number; resumes: boolean }>;
+] as Array<{ name: string; description: string; posicion: number | null; startAt?: number; resumes: boolean; adaptive?: boolean }>;
+
+/** R-VID-32: the quality is tried on the video never played, before any reload (resumeAt null): the saved position plays no part in it. */
+const triesQuality = (snapshot: PlaybackSnapshot) => snapshot.context.resumeAt === null;
+/** A quality was chosen or reported: from here on only what the quality teaches is tried (a failure, 'Reintentar'). */
+const qualityTouched = (snapshot: PlaybackSnapshot) =>
+  snapshot.context.quality !== -1 || snapshot.context.playingLevel !== null || snapshot.matches({ ready: { quality: 'switching' } });
+const QUALITY_EVENTS = new Set(['quality.choose', 'media.levelSwitched', 'xstate.after.switchTimeout']);
+/** What may still happen once the quality was touched: the failure and the reload it leads to. */
+const AFTER_QUALITY = new Set([...QUALITY_EVENTS, 'media.error', 'retry', 'media.loaded', 'xstate.after.retryDelay']);
+
+const levelName = (level: number) => (level === -1 ? 'Automática' : `${LEVEL_HEIGHTS[level]}p`);
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
@@ -58,10 +84,17 @@ export const playbackModel = defineQaModel({
   // The media reports a time only once it moved there; a position it already has is no news.
   // A failure is tried where it teaches something: while loading, reloading and playing (the
   // retries' count, not every position, decides what follows).
+  // The quality is chosen while paused (no timer of the media's runs meanwhile) or once it failed.
   filterEvents: (snapshot, event) => {
+    if (QUALITY_EVENTS.has(event.type)) {
+      if (!triesQuality(snapshot)) return false;
+      if (snapshot.matches({ ready: { media: 'paused' } })) return true;
+      return event.type === 'quality.choose' && snapshot.matches('failed');
+    }
+    if (qualityTouched(snapshot) && !AFTER_QUALITY.has(event.type)) return false;
     if (event.type === 'media.error') {
-      if (snapshot.matches({ ready: 'playing' })) return event.network && snapshot.context.attempts === 0;
-      if (snapshot.matches({ ready: 'paused' })) return !event.network && snapshot.context.attempts === 0;
+      if (snapshot.matches({ ready: { media: 'playing' } })) return event.network && snapshot.context.attempts === 0;
+      if (snapshot.matches({ ready: { media: 'paused' } })) return !event.network && snapshot.context.attempts === 0;
       return snapshot.matches('loading') || snapshot.matches('reloading');
     }
     if (snapshot.context.attempts > 0 && (event.type === 'media.time' || event.type === 'page.leave')) return false;
@@ -81,5 +114,8 @@ export const playbackModel = defineQaModel({
     retry: 'el usuario pulsa «Reintentar»',
     'xstate.after.retryDelay': 'pasa la espera antes de reintentar',
     'xstate.after.stallTimeout': 'pasan 20 s sin datos mientras se reproduce',
+    'quality.choose': ({ level }) => `el usuario elige «${levelName(level)}» en «Calidad»`,
+    'media.levelSwitched': ({ level }) => `hls.js pasa a reproducir ${levelName(level)}`,
+    'xstate.after.switchTimeout': 'pasan 10 s sin que hls.js confirme el cambio de calidad',
   } satisfies EventDescriptions<PlaybackModelEvent>,
 });

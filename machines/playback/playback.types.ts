@@ -22,6 +22,10 @@ export interface PlaybackContext {
   savedPosition: number | null;
   /** Reloads after network errors since the media last played (R-VID-16). */
   attempts: number;
+  /** R-VID-32: the quality chosen in 'Calidad', an hls.js level index; -1 for 'Automática'. */
+  quality: number;
+  /** The level hls.js last said is playing (LEVEL_SWITCHED), null until it says, and again after a reload. */
+  playingLevel: number | null;
 }
 
 /**
@@ -43,7 +47,16 @@ export type PlaybackEvent =
   /** The media (or hls.js, fatally) failed; `network` when the data did not arrive. */
   | { type: 'media.error'; network: boolean }
   /** The user pressed 'Reintentar'. */
-  | { type: 'retry' };
+  | { type: 'retry' }
+  /** R-VID-32: the user chose in 'Calidad' an hls.js level index, or -1 for 'Automática'. */
+  | { type: 'quality.choose'; level: number }
+  /** hls.js's LEVEL_SWITCHED: the media now plays this level index. */
+  | { type: 'media.levelSwitched'; level: number };
+
+/** `applyQuality`'s params: hls.js plays this level index from now on (-1: it chooses). */
+export interface ApplyQualityParams {
+  level: number;
+}
 
 /** `reload`'s params: load the media again and come back to this position. */
 export interface ReloadParams {

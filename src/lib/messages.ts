@@ -441,6 +441,10 @@ export const playerMessages = {
   subtitlesOff: 'Desactivados',
   /** R-VID-26: the seek bar's aria-valuetext inside a chapter: "1:23 de 4:56, Introducción". */
   positionInChapter: (at: string, total: string, chapter: string) => `${at} de ${total}, ${chapter}`,
+  /** R-VID-32: while hls.js moves to the chosen height: "Cambiando a 720p" (the status, and the 'Calidad' button's name). */
+  qualitySwitching: (pixels: number) => `Cambiando a ${pixels}p`,
+  /** Beside the chosen height in the open 'Calidad' menu, meanwhile. */
+  qualitySwitchingShort: 'Cambiando…',
 } as const;
 
 /** R-VID-22 … R-VID-29: the transcript, the chapters and the shared moment of a video's page. */

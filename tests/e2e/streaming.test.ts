@@ -140,9 +140,12 @@ const currentTime = (page: Page) => media(page).evaluate((element: HTMLVideoElem
 const seekBar = (page: Page) => page.locator('[data-player-controls] .mantine-Slider-root').first();
 const qualityButton = (page: Page) => page.getByRole('button', { name: /^Calidad: / });
 
-/** Opens the video's page through the proxy, signed in, with hls.js's levels known and the sound off. */
-async function showVideo(page: Page, describe: (name: string) => Promise<string>): Promise<void> {
-  await openSignedIn(page, { ...product, url: proxy.url }, user, videoPath);
+/**
+ * Opens the video's page through the proxy, signed in, with hls.js's levels known and the sound off;
+ * `search` ('?t=0') to start from somewhere else than the position the earlier tests saved.
+ */
+async function showVideo(page: Page, describe: (name: string) => Promise<string>, search = ''): Promise<void> {
+  await openSignedIn(page, { ...product, url: proxy.url }, user, `${videoPath}${search}`);
   await qualityButton(page)
     .waitFor({ timeout: 20_000 })
     .catch(async (error: unknown) => {
@@ -201,7 +204,7 @@ describe('adaptive streaming in Chromium', () => {
     }
   }, 60_000);
 
-  it('switches to a fixed height from Calidad and back to Automática (R-VID-12)', async () => {
+  it('switches to a fixed height from Calidad, saying so until it plays, and back to Automática (R-VID-12, R-VID-32)', async () => {
     const { context, page, describe } = await openVideo();
     try {
       await showVideo(page, describe);
@@ -217,12 +220,24 @@ describe('adaptive streaming in Chromium', () => {
       };
       const top = Math.max(...hls.heights);
       const lowest = Math.min(...hls.heights);
+      // hls.js starts on the lowest rendition: choosing it may settle at once (R-VID-32).
       await choose(`${lowest}p`);
       await expect.poll(height, { timeout: 20_000, message: await describe('quality-lowest') }).toBe(lowest);
       await page.getByRole('button', { name: `Calidad: ${lowest}p` }).waitFor();
+      // R-VID-32: every text the switch's status shows, however briefly, is recorded.
+      await page.evaluate(() => {
+        const status = document.querySelector('[data-player-controls] > [role="status"]')!;
+        const seen: string[] = [];
+        (window as unknown as { qualityStatus: string[] }).qualityStatus = seen;
+        new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, { childList: true, characterData: true, subtree: true });
+      });
       await choose(`${top}p`);
       await expect.poll(height, { timeout: 20_000 }).toBe(top);
-      await page.getByRole('button', { name: `Calidad: ${top}p` }).waitFor();
+      // Once the height plays, hls.js says so and the switch settles: the button names it, the status is empty.
+      await page.getByRole('button', { name: `Calidad: ${top}p` }).waitFor({ timeout: 5000 });
+      const seen = await page.evaluate(() => (window as unknown as { qualityStatus: string[] }).qualityStatus);
+      expect(seen, await describe('quality-switching')).toContain(`Cambiando a ${top}p`);
+      expect(seen.at(-1)).toBe('');
       await choose('Automática');
       await page.getByRole('button', { name: 'Calidad: Automática' }).waitFor();
       await qualityButton(page).click();
@@ -246,7 +261,8 @@ describe('adaptive streaming in Chromium', () => {
   it('fetches only the first seconds until the video is started, then buffers ahead (R-VID-31)', async () => {
     const { context, page, describe } = await openVideo();
     try {
-      await showVideo(page, describe);
+      // From the start: the earlier tests played on, and saved where they were (R-VID-28).
+      await showVideo(page, describe, '?t=0');
       const bufferedEnd = () => media(page).evaluate((element: HTMLVideoElement) => (element.buffered.length ? element.buffered.end(element.buffered.length - 1) : 0));
       await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement).readyState >= 3, undefined, { timeout: 20_000 });
       // Time enough for hls.js to fill its whole buffer on the loopback, as it did before.

@@ -19,7 +19,7 @@ import type { Capitulo, Subtitulo, Video } from './videos.queries.ts';
 
 export interface VideoPlayerProps {
   video: Pick<Video, 'id' | 'titulo' | 'urlVideo' | 'urlThumbnail' | 'posicion'> & Partial<Pick<Video, 'urlHls' | 'urlStoryboard' | 'idiomasSubtitulos'>>;
-  /** The playback machine with `savePosition` provided (the app's, or a test double); the player supplies `seek` and `reload`. */
+  /** The playback machine with `savePosition` provided (the app's, or a test double); the player supplies `seek`, `reload` and `applyQuality`. */
   logic: typeof playbackMachine;
   /** R-VID-20: the video's subtitle tracks (GET /api/videos/{id}/subtitulos), once known. */
   subtitles?: readonly Subtitulo[];
@@ -67,7 +67,6 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
   const [media, setMedia] = useState({ paused: true, currentTime: 0, duration: Number.NaN, volume: 1, muted: false, speed: 1 });
   const [fullscreen, setFullscreen] = useState(false);
   const [levels, setLevels] = useState<QualityLevel[]>([]);
-  const [level, setLevel] = useState(-1);
   const [storyboard, setStoryboard] = useState<StoryboardFrame[]>([]);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [pipSupported] = useState(() => typeof document !== 'undefined' && document.pictureInPictureEnabled === true);
@@ -101,6 +100,10 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
           if (source.kind === 'hls.js') setLoads((count) => count + 1);
           else mediaRef.current?.load();
         },
+        // R-VID-32: at once (hls.js flushes what it buffered of the other level); -1 gives it the choice back.
+        applyQuality: (_, { level }) => {
+          if (hlsRef.current) hlsRef.current.currentLevel = level;
+        },
       },
     }),
     { input: { videoId: video.id, posicion: video.posicion, startAt: startAt ?? null } },
@@ -117,8 +120,10 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
   const captionLift = idle ? 0 : controlsCover.pixels;
   const send = actorRef.send;
   const state = useSelector(actorRef, (snapshot) =>
-    snapshot.matches('failed') ? 'failed' : snapshot.matches('retrying') || snapshot.matches('reloading') || snapshot.matches({ ready: 'buffering' }) ? 'waiting' : 'other',
+    snapshot.matches('failed') ? 'failed' : snapshot.matches('retrying') || snapshot.matches('reloading') || snapshot.matches({ ready: { media: 'buffering' } }) ? 'waiting' : 'other',
   );
+  const quality = useSelector(actorRef, (snapshot) => snapshot.context.quality);
+  const switchingQuality = useSelector(actorRef, (snapshot) => snapshot.matches({ ready: { quality: 'switching' } }));
 
   // R-VID-9: hls.js only where the browser needs it, in its own chunk.
   useEffect(() => {
@@ -150,6 +155,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
       hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
         setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
       });
+      hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => send({ type: 'media.levelSwitched', level: data.level }));
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (data.fatal) send({ type: 'media.error', network: data.type === Hls.ErrorTypes.NETWORK_ERROR });
       });
@@ -333,7 +339,8 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
           fullscreen={fullscreen}
           levels={levels}
           adaptive={source.kind === 'hls.js'}
-          level={level}
+          level={quality}
+          switchingLevel={switchingQuality}
           pipSupported={pipSupported}
           storyboard={storyboard}
           chapters={chapters}
@@ -360,11 +367,8 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
             if (mediaRef.current) mediaRef.current.playbackRate = speed;
             setMedia((now) => ({ ...now, speed }));
           }}
-          onLevel={(index) => {
-            // R-VID-12: -1 lets hls.js choose; a height is kept until the user changes it.
-            if (hlsRef.current) hlsRef.current.currentLevel = index;
-            setLevel(index);
-          }}
+          // R-VID-12, R-VID-32: -1 lets hls.js choose; a height is kept until the user changes it, reloads included.
+          onLevel={(index) => send({ type: 'quality.choose', level: index })}
           onPictureInPicture={() => {
             if (document.pictureInPictureElement) void document.exitPictureInPicture().catch(() => {});
             else void mediaRef.current?.requestPictureInPicture().catch(() => {});

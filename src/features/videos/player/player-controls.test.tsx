@@ -186,6 +186,21 @@ describe('the quality menu', () => {
     expect(chosen).toEqual([1]);
   });
 
+  it("says 'Cambiando a 720p' while hls.js moves to the chosen height, and the height once there (R-VID-32)", async () => {
+    const user = userEvent.setup();
+    const levels = [{ index: 0, height: 360 }, { index: 1, height: 720 }];
+    const { rerender } = renderWithTheme(<PlayerControls {...props({ levels, level: 1, switchingLevel: true })} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Cambiando a 720p');
+    await user.click(screen.getByRole('button', { name: 'Calidad: Cambiando a 720p' }));
+    const item = within(await screen.findByRole('menu')).getByRole('menuitem', { name: /^720p/ });
+    expect(item).toHaveAttribute('aria-current', 'true');
+    expect(item).toHaveTextContent('Cambiando…');
+    rerender(<PlayerControls {...props({ levels, level: 1, switchingLevel: false })} />);
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+    expect(screen.getByRole('button', { name: 'Calidad: 720p' })).toBeInTheDocument();
+    expect(within(screen.getByRole('menu')).getByRole('menuitem', { name: '720p' })).not.toHaveTextContent('Cambiando');
+  });
+
   it('offers picture-in-picture only where the browser has it (R-VID-14)', () => {
     const { rerender } = renderWithTheme(<PlayerControls {...props()} />);
     expect(screen.queryByRole('button', { name: 'Imagen en imagen' })).not.toBeInTheDocument();

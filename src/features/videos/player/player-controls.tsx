@@ -35,6 +35,19 @@ const CHAPTER_MARK_STYLES = {
   },
 } as const;
 
+/** R-VID-32: "Cambiando a 720p", just above the bar's right end (where 'Calidad' is). */
+const QUALITY_STATUS_STYLE = {
+  position: 'absolute',
+  right: 8,
+  bottom: 'calc(100% + 6px)',
+  padding: '2px 8px',
+  borderRadius: 4,
+  background: 'rgba(0, 0, 0, 0.8)',
+  color: 'white',
+  fontSize: 'var(--mantine-font-size-xs)',
+  pointerEvents: 'none',
+} as const;
+
 /** R-VID-11: the speeds the menu offers. */
 export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
@@ -81,6 +94,8 @@ export interface PlayerControlsProps {
   adaptive?: boolean;
   /** The chosen level, -1 for Automática. */
   level: number;
+  /** R-VID-32: hls.js is still moving to the chosen level (the playback machine's `ready.quality.switching`). */
+  switchingLevel?: boolean;
   pipSupported: boolean;
   storyboard: StoryboardFrame[];
   /** R-VID-26: the video's chapters (ascending), as marks on the seek bar. */
@@ -132,6 +147,8 @@ export function PlayerControls(props: PlayerControlsProps) {
   const marks = total > 0 ? chapters.filter((chapter) => chapter.inicio > 0 && chapter.inicio < total).map((chapter) => ({ value: chapter.inicio })) : [];
   const shownSubtitle = subtitles.find((entry) => entry.idioma === captionLanguage);
   const currentHeight = levels.find((entry) => entry.index === level)?.height;
+  const switching = props.switchingLevel === true && currentHeight !== undefined;
+  const qualityLabel = currentHeight ? (switching ? t.qualitySwitching(currentHeight) : t.height(currentHeight)) : t.qualityAuto;
 
   return (
     <Box
@@ -212,6 +229,10 @@ export function PlayerControls(props: PlayerControlsProps) {
           py={6}
         />
       </Box>
+      {/* R-VID-32: always in the document, so that a screen reader announces the text as it appears. */}
+      <Box role="status" style={switching ? QUALITY_STATUS_STYLE : { position: 'absolute', width: 1, height: 1, overflow: 'hidden' }}>
+        {switching ? t.qualitySwitching(currentHeight) : ''}
+      </Box>
       {/* A 24-px circle round the seek bar's thumb stays clear of these buttons (WCAG 2.2 target size). */}
       <Group gap={4} wrap="nowrap" justify="space-between" mt={14}>
         <Group gap={4} wrap="nowrap">
@@ -287,7 +308,7 @@ export function PlayerControls(props: PlayerControlsProps) {
           {(adaptive || levels.length > 0) && (
             <Menu position="top-end" withinPortal portalProps={portal} shadow="md" withInitialFocusPlaceholder={false} floatingStrategy="fixed">
               <Menu.Target>
-                <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.quality}: ${currentHeight ? t.height(currentHeight) : t.qualityAuto}`}>
+                <ActionIcon variant="transparent" color="white" size="lg" aria-label={`${t.quality}: ${qualityLabel}`}>
                   <IconSettings size={20} />
                 </ActionIcon>
               </Menu.Target>
@@ -298,6 +319,13 @@ export function PlayerControls(props: PlayerControlsProps) {
                       key={entry.index}
                       aria-current={entry.index === level ? true : undefined}
                       leftSection={<IconCheck size={14} style={{ visibility: entry.index === level ? 'visible' : 'hidden' }} aria-hidden />}
+                      rightSection={
+                        switching && entry.index === level ? (
+                          <Text size="xs" c="dimmed">
+                            {t.qualitySwitchingShort}
+                          </Text>
+                        ) : undefined
+                      }
                       onClick={() => props.onLevel(entry.index)}
                     >
                       {entry.text}
