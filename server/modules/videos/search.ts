@@ -46,6 +46,32 @@ export function tsQueryText(words: string[]): string {
   return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
 }
 
+/** The lengths of the prefixes PostgreSQL's cue index holds as lexemes `pre*` (migration 2026-12-03T1300). */
+const CUE_PREFIXES = { shortest: 2, longest: 4 };
+
+/**
+ * PostgreSQL: the condition that cue `k` matches the words, on the GIN index of
+ * `cue_search_terms(document)` (docs/decisions/0139-cue-prefix-terms-on-postgresql.md). A `:*` in an
+ * index condition makes GIN gather every posting of every word it starts before it intersects, so
+ * the index is asked only for exact lexemes: the whole words and the last word's prefix lexeme
+ * (`pre*`). A last word longer than the indexed prefixes is asked as its first 4 letters, and the
+ * stored `document` is then tested with the real query; a 1-letter one is left to that test. Alone,
+ * such a word is asked as `w:*`: gathering its postings is then no more than reading its matches.
+ */
+export function cueCondition(words: string[], alias: string): RawBuilder<unknown> {
+  const terms = sql`cue_search_terms(${sql.id(alias, 'document')})`;
+  const exact = words.slice(0, -1);
+  const last = words[words.length - 1]!;
+  const length = [...last].length;
+  const indexed = length >= CUE_PREFIXES.shortest;
+  const prefix = indexed ? `'${[...last].slice(0, CUE_PREFIXES.longest).join('')}*'` : undefined;
+  const query = exact.length > 0 ? sql`to_tsquery('simple', ${exact.join(' & ')})` : undefined;
+  if (length <= CUE_PREFIXES.longest && prefix) return query ? sql`${terms} @@ (${query} && ${prefix}::tsquery)` : sql`${terms} @@ ${prefix}::tsquery`;
+  if (!query) return sql`${terms} @@ to_tsquery('simple', ${tsQueryText(words)})`;
+  const index = prefix ? sql`${terms} @@ (${query} && ${prefix}::tsquery)` : sql`${terms} @@ ${query}`;
+  return sql`${index} and ${sql.id(alias, 'document')} @@ to_tsquery('simple', ${tsQueryText(words)})`;
+}
+
 /** bm25 weights of videos_fts's columns: titulo, descripcion_corta, etiquetas, descripcion. */
 export const FTS_WEIGHTS = sql.raw('10.0, 4.0, 4.0, 1.0');
 
