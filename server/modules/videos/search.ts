@@ -46,33 +46,35 @@ export function tsQueryText(words: string[]): string {
   return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
 }
 
-/** The lengths of the prefixes PostgreSQL's cue index holds as lexemes `pre*` (migration 2026-12-03T1300). */
+/** The lengths of the prefixes PostgreSQL keeps as lexemes `pre*` in `video_cues.prefixes` (migration 2026-12-03T1300). */
 const CUE_PREFIXES = { shortest: 2, longest: 4 };
 
 /**
- * PostgreSQL: the condition that cue `k` matches the words, on the GIN index of
- * `cue_search_terms(document)` (docs/decisions/0139-cue-prefix-terms-on-postgresql.md). A `:*` in an
- * index condition makes GIN gather every posting of every word it starts before it intersects, so
- * the index is asked only for exact lexemes: the whole words and the last word's prefix lexeme
- * (`pre*`). A last word longer than the indexed prefixes is asked as its first 4 letters, and the
- * stored `document` of those cues is then tested with the real query; a 1-letter one is left to
- * that test. Alone,
- * such a word is asked as `w:*`: gathering its postings is then no more than reading its matches.
+ * PostgreSQL: the condition that cue `k` matches the words, on the GIN index of (document,
+ * prefixes) (docs/decisions/0139-cue-prefix-terms-on-postgresql.md). A `:*` in an index condition
+ * makes GIN gather every posting of every word it starts before it intersects, so the index is
+ * asked only for exact lexemes: the whole words in `document`, the last word's prefix lexeme
+ * (`pre*`) in `prefixes`. A last word longer than the kept prefixes is asked as its first 4
+ * letters, and the cues found are then tested with the real query; a 1-letter one is left to that
+ * test. Alone, such a word is asked as `w:*`: gathering its postings costs what reading its matches does.
  */
 export function cueCondition(words: string[], alias: string): RawBuilder<unknown> {
-  const terms = sql`cue_search_terms(${sql.id(alias, 'document')})`;
+  const document = sql.id(alias, 'document');
   const exact = words.slice(0, -1);
   const last = words[words.length - 1]!;
-  const length = [...last].length;
-  const indexed = length >= CUE_PREFIXES.shortest;
-  const prefix = indexed ? `'${[...last].slice(0, CUE_PREFIXES.longest).join('')}*'` : undefined;
-  const query = exact.length > 0 ? sql`to_tsquery('simple', ${exact.join(' & ')})` : undefined;
-  if (length <= CUE_PREFIXES.longest && prefix) return query ? sql`${terms} @@ (${query} && ${prefix}::tsquery)` : sql`${terms} @@ ${prefix}::tsquery`;
-  if (!query) return sql`${terms} @@ to_tsquery('simple', ${tsQueryText(words)})`;
-  const index = prefix ? sql`${terms} @@ (${query} && ${prefix}::tsquery)` : sql`${terms} @@ ${query}`;
-  // ts_match_vq is @@ as a function, which no index answers: were an index on `document` to exist,
-  // the planner could otherwise AND it in and pay the `:*` expansion again
-  return sql`${index} and ts_match_vq(${sql.id(alias, 'document')}, to_tsquery('simple', ${tsQueryText(words)}))`;
+  const letters = [...last];
+  const conditions: RawBuilder<unknown>[] = [];
+  if (exact.length > 0) conditions.push(sql`${document} @@ to_tsquery('simple', ${exact.join(' & ')})`);
+  else if (letters.length < CUE_PREFIXES.shortest || letters.length > CUE_PREFIXES.longest) return sql`${document} @@ to_tsquery('simple', ${tsQueryText(words)})`;
+  if (letters.length >= CUE_PREFIXES.shortest) {
+    conditions.push(sql`${sql.id(alias, 'prefixes')} @@ ${`'${letters.slice(0, CUE_PREFIXES.longest).join('')}*'`}::tsquery`);
+  }
+  // ts_match_vq is @@ as a function, which no index answers: the real query tests the cues found
+  // and is never asked of the index, where `:*` would cost the expansion again
+  if (letters.length < CUE_PREFIXES.shortest || letters.length > CUE_PREFIXES.longest) {
+    conditions.push(sql`ts_match_vq(${document}, to_tsquery('simple', ${tsQueryText(words)}))`);
+  }
+  return sql`(${sql.join(conditions, sql` and `)})`;
 }
 
 /** bm25 weights of videos_fts's columns: titulo, descripcion_corta, etiquetas, descripcion. */
