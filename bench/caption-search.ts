@@ -137,7 +137,7 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<Run> {
         pg_table_size('video_cues') as heap`.execute(db.kysely)).rows[0]!;
       indexBytes = Number(sizes.gin);
       tableBytes = Number(sizes.heap);
-      indexWhat = 'GIN index video_cues_terms_idx (words and their 2–4-letter prefixes; pg_relation_size); table with its TOAST (pg_table_size, the tsvector column included)';
+      indexWhat = 'GIN index video_cues_terms_idx (words and their 2–4-letter prefixes; pg_relation_size); table with its TOAST (pg_table_size, the tsvector columns document and prefixes included)';
     } else {
       const rows = (await sql<{ name: string; bytes: number }>`select name, sum(pgsize) as bytes from dbstat
         where name like 'cues_fts%' or name = 'video_cues' group by name`.execute(db.kysely)).rows;
