@@ -59,6 +59,7 @@ const KINDS: Kind[] = ['two words', 'word + prefix', 'one word'];
 
 interface Run {
   dialect: string;
+  videos: number;
   /** undefined: a library generated before was reused */
   generatorSeconds: number | undefined;
   cues: number;
@@ -107,7 +108,9 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<Run> {
     await migrateToLatest(db);
     let generatorSeconds: number | undefined;
     let cues: number;
+    let videos = VIDEOS;
     if (reused) {
+      videos = Number((await sql<{ n: number | string }>`select count(*) as n from videos`.execute(db.kysely)).rows[0]!.n);
       cues = Number((await sql<{ n: number | string }>`select count(*) as n from video_cues`.execute(db.kysely)).rows[0]!.n);
       console.log(`\n${dialect}: reusing ${reused} (${cues} cues)`);
     } else {
@@ -130,11 +133,11 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<Run> {
     let tableBytes: number;
     let indexWhat: string;
     if (dialect === 'postgres') {
-      const sizes = (await sql<{ gin: string; heap: string }>`select pg_relation_size('video_cues_document_idx') as gin,
+      const sizes = (await sql<{ gin: string; heap: string }>`select pg_relation_size('video_cues_terms_idx') as gin,
         pg_table_size('video_cues') as heap`.execute(db.kysely)).rows[0]!;
       indexBytes = Number(sizes.gin);
       tableBytes = Number(sizes.heap);
-      indexWhat = 'GIN index video_cues_document_idx (pg_relation_size); table with its TOAST (pg_table_size, the tsvector column included)';
+      indexWhat = 'GIN index video_cues_terms_idx (words and their 2–4-letter prefixes; pg_relation_size); table with its TOAST (pg_table_size, the tsvector columns document and prefixes included)';
     } else {
       const rows = (await sql<{ name: string; bytes: number }>`select name, sum(pgsize) as bytes from dbstat
         where name like 'cues_fts%' or name = 'video_cues' group by name`.execute(db.kysely)).rows;
@@ -167,7 +170,7 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<Run> {
     } finally {
       await app.close();
     }
-    return { dialect: dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', generatorSeconds, cues, indexBytes, tableBytes, indexWhat, latencies };
+    return { dialect: dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', videos, generatorSeconds, cues, indexBytes, tableBytes, indexWhat, latencies };
   } finally {
     if (dialect === 'postgres' && !reused) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
     await db.close();
@@ -200,7 +203,7 @@ async function main(): Promise<void> {
     rows.push([`${kind}: videos found (median)`, ...runs.map((r) => String(percentile([...r.latencies.get(kind)!.found].sort((a, b) => a - b), 50)))]);
   }
   const text = [
-    `${VIDEOS.toLocaleString('en')} videos × ${CUES} cues (Spanish; one video in 20 also English), made by \`generate --cues\`; ${machine}. ` +
+    `${[...new Set(runs.map((r) => r.videos))].map((n) => n.toLocaleString('en')).join(' / ')} videos × ${CUES} cues (Spanish; one video in 20 also English), made by \`generate --cues\`; ${machine}. ` +
       `In-process through the API (\`app.inject\`, GET /api/videos?q=…&limit=24 as a user of an organisation), one request at a time, ` +
       `${QUERIES} distinct queries per kind, each asked once (no remembered page). Index: ${runs.map((r) => `${r.dialect}: ${r.indexWhat}`).join('; ')}.`,
     markdownTable(header, rows),

@@ -21,6 +21,7 @@ import * as m20261203T0710 from './migrations/2026-12-03T0710-streaming-lease.ts
 import * as m20261203T0800 from './migrations/2026-12-03T0800-cue-video-lookup.ts';
 import * as m20261203T0810 from './migrations/2026-12-03T0810-list-index-subtitles.ts';
 import * as m20261203T0820 from './migrations/2026-12-03T0820-cues-fts-prefix-4.ts';
+import * as m20261203T1300 from './migrations/2026-12-03T1300-cue-prefix-terms.ts';
 
 /** A migration that knows the dialect it runs on (ids and a few types differ). */
 export interface DialectMigration {
@@ -51,6 +52,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026-12-03T0800-cue-video-lookup': m20261203T0800,
   '2026-12-03T0810-list-index-subtitles': m20261203T0810,
   '2026-12-03T0820-cues-fts-prefix-4': m20261203T0820,
+  '2026-12-03T1300-cue-prefix-terms': m20261203T1300,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -46,6 +46,37 @@ export function tsQueryText(words: string[]): string {
   return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
 }
 
+/** The lengths of the prefixes PostgreSQL keeps as lexemes `pre*` in `video_cues.prefixes` (migration 2026-12-03T1300). */
+const CUE_PREFIXES = { shortest: 2, longest: 4 };
+
+/**
+ * PostgreSQL: the condition that cue `k` matches the words, on the GIN index of (document,
+ * prefixes) (docs/decisions/0139-cue-prefix-terms-on-postgresql.md). A `:*` in an index condition
+ * makes GIN gather every posting of every word it starts before it intersects, so the index is
+ * asked only for exact lexemes: the whole words in `document`, the last word's prefix lexeme
+ * (`pre*`) in `prefixes`. A last word longer than the kept prefixes is asked as its first 4
+ * letters, and the cues found are then tested with the real query; a 1-letter one is left to that
+ * test. Alone, such a word is asked as `w:*`: gathering its postings costs what reading its matches does.
+ */
+export function cueCondition(words: string[], alias: string): RawBuilder<unknown> {
+  const document = sql.id(alias, 'document');
+  const exact = words.slice(0, -1);
+  const last = words[words.length - 1]!;
+  const letters = [...last];
+  const conditions: RawBuilder<unknown>[] = [];
+  if (exact.length > 0) conditions.push(sql`${document} @@ to_tsquery('simple', ${exact.join(' & ')})`);
+  else if (letters.length < CUE_PREFIXES.shortest || letters.length > CUE_PREFIXES.longest) return sql`${document} @@ to_tsquery('simple', ${tsQueryText(words)})`;
+  if (letters.length >= CUE_PREFIXES.shortest) {
+    conditions.push(sql`${sql.id(alias, 'prefixes')} @@ ${`'${letters.slice(0, CUE_PREFIXES.longest).join('')}*'`}::tsquery`);
+  }
+  // ts_match_vq is @@ as a function, which no index answers: the real query tests the cues found
+  // and is never asked of the index, where `:*` would cost the expansion again
+  if (letters.length < CUE_PREFIXES.shortest || letters.length > CUE_PREFIXES.longest) {
+    conditions.push(sql`ts_match_vq(${document}, to_tsquery('simple', ${tsQueryText(words)}))`);
+  }
+  return sql`(${sql.join(conditions, sql` and `)})`;
+}
+
 /** bm25 weights of videos_fts's columns: titulo, descripcion_corta, etiquetas, descripcion. */
 export const FTS_WEIGHTS = sql.raw('10.0, 4.0, 4.0, 1.0');
 

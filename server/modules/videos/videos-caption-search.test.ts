@@ -83,6 +83,15 @@ describeOnEachDatabase('videos: searching what is said (q in the cues)', (server
     expect((await search(server(), ana.session, { q: 'camp almeria' })).videos).toEqual([]);
   });
 
+  it('takes a last word of any length as a prefix, said in the same cue as the other words (R-LIB-19)', async () => {
+    // one letter, exactly a short word, four letters, a whole word: the prefix's lengths are indexed apart on PostgreSQL
+    for (const q of ['hablamos d', 'hablamos del', 'hablamos camp', 'hablamos campana', 'termina m', 'termina marz']) {
+      expect((await search(server(), ana.session, { q })).videos.map((v) => v.id), q).toEqual([spoken]);
+    }
+    // "días" is said, and words starting with c, m and camp, but never in its cue
+    for (const q of ['dias c', 'dias m', 'dias camp', 'dias campana']) expect((await search(server(), ana.session, { q })).videos, q).toEqual([]);
+  });
+
   it('needs every word within one cue', async () => {
     // "días" and "marzo" are both said, but in different cues
     expect((await search(server(), ana.session, { q: 'dias marzo' })).videos).toEqual([]);

@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely, type RawBuilder, type
 import type { DialectName } from '../../db/database.ts';
 import type { Database, Flag, VideosTable, VideoUserStatesTable } from '../../db/schema.ts';
 import { countView, forgetViewsOfVideo } from '../statistics/statistics.service.ts';
-import { foldedWords, FTS_WEIGHTS, ftsMatchExpression, tsQueryText, tsVectorOf, type SearchDocument } from './search.ts';
+import { cueCondition, foldedWords, FTS_WEIGHTS, ftsMatchExpression, tsQueryText, tsVectorOf, type SearchDocument } from './search.ts';
 
 /** The Kysely queries of the videos module. Every function takes the database or a transaction. */
 export type Executor = Kysely<Database>;
@@ -115,7 +115,7 @@ function textMatch(dialect: DialectName, words: string[]): { matches: RawBuilder
     const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
     return {
       matches: sql`with m as materialized (select s.video_id, -ts_rank(s.document, ${tsq})::float8 as rank from video_search s where s.document @@ ${tsq}),
-        c as materialized (select k.video_id, -count(*)::float8 as rank from video_cues k where k.document @@ ${tsq} group by k.video_id),
+        c as materialized (select k.video_id, -count(*)::float8 as rank from video_cues k where ${cueCondition(words, 'k')} group by k.video_id),
         u as (select video_id, 0 as grp, rank from m union all select c.video_id, 1 as grp, c.rank from c where not exists (select 1 from m where m.video_id = c.video_id))`,
       group: sql`u.grp`,
       rank: sql`u.rank`,
@@ -136,7 +136,7 @@ function textFilter(dialect: DialectName, words: string[]): RawBuilder<unknown> 
   if (words.length === 0) return undefined;
   if (dialect === 'postgres') {
     const tsq = sql`to_tsquery('simple', ${tsQueryText(words)})`;
-    return sql`v.id in (select s.video_id from video_search s where s.document @@ ${tsq} union select k.video_id from video_cues k where k.document @@ ${tsq})`;
+    return sql`v.id in (select s.video_id from video_search s where s.document @@ ${tsq} union select k.video_id from video_cues k where ${cueCondition(words, 'k')})`;
   }
   const expression = ftsMatchExpression(words);
   return sql`v.id in (select rowid from videos_fts where videos_fts match ${expression}
@@ -258,14 +258,15 @@ export interface MatchedCueRow {
  * first (the words are the most of it; on such short documents bm25 and ts_rank mostly say the
  * same, and this order is the same on both databases), then the earliest. One statement for a page,
  * read after ranking it. SQLite checks each matching cue's video on the narrow id index and reads
- * the rows of the page's cues only; PostgreSQL ANDs the bitmaps of the video and GIN indexes.
+ * the rows of the page's cues only; PostgreSQL takes the matching cues off the GIN index (as cheap
+ * as the ranking's: exact lexemes, see cueCondition) and keeps those of the page's videos.
  */
 export async function findMatchedCues(db: Executor, dialect: DialectName, words: string[], videoIds: readonly number[], perVideo: number): Promise<MatchedCueRow[]> {
   if (words.length === 0 || videoIds.length === 0) return [];
   const ids = sql.join(videoIds);
   const matched =
     dialect === 'postgres'
-      ? sql`from video_cues k where k.video_id in (${ids}) and k.document @@ to_tsquery('simple', ${tsQueryText(words)})`
+      ? sql`from video_cues k where k.video_id in (${ids}) and ${cueCondition(words, 'k')}`
       : sql`from cues_fts f join video_cues k indexed by video_cues_id_video_idx on k.id = f.rowid
           where cues_fts match ${ftsMatchExpression(words)} and k.video_id in (${ids})`;
   const result = await sql<MatchedCueRow>`select video_id, idioma, inicio, fin, texto from (
