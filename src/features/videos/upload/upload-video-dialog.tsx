@@ -365,7 +365,7 @@ interface FileItemProps {
   file: QueueFile;
   form: FileForm;
   batch: BatchValues;
-  /** The only file: its form follows the batch's defaults without a 'Para todos' section. */
+  /** The only file: no accordion around it, its buttons named without the file's name. */
   single?: boolean;
   onFormChange: (key: string, form: FileForm) => void;
   onRemove: (key: string) => void;
@@ -378,7 +378,7 @@ function FileItem({ file, form, batch, single = false, onFormChange, onRemove }:
   const send = file.ref.send;
   const busy = snapshot.hasTag('busy');
   const fixingSubtitles = phase === 'subtitlesRefused';
-  const values = single ? form.values : effectiveValues(form, batch);
+  const values = effectiveValues(form, batch);
   // After a failed confirmation the messages follow the fields as they are corrected.
   const errors = context.errors ? validateVideoForm(values) : {};
   const transfer = ['uploading', 'interrupted', 'processing', 'ready', 'saving'].includes(phase);
@@ -387,7 +387,8 @@ function FileItem({ file, form, batch, single = false, onFormChange, onRemove }:
     onFormChange(file.key, {
       ...form,
       values: next,
-      own: single ? form.own : { tags: form.own.tags || next.tags !== values.tags, isVisible: form.own.isVisible || next.isVisible !== values.isVisible },
+      // A field changed here is the file's own from then on; the batch's value no longer reaches it.
+      own: { tags: form.own.tags || next.tags !== values.tags, isVisible: form.own.isVisible || next.isVisible !== values.isVisible },
     });
 
   return (
@@ -403,12 +404,9 @@ function FileItem({ file, form, batch, single = false, onFormChange, onRemove }:
               striped={phase === 'uploading'}
             />
           </Progress.Root>
-          <Group justify="space-between" gap="xs">
-            <Text size="sm" fw={500}>
-              {uploadMessages.percent(percent)}
-            </Text>
-            {phase === 'uploading' && context.rate > 0 && <Text size="sm">{formatRate(context.rate)}</Text>}
-          </Group>
+          <Text size="sm" fw={500}>
+            {uploadMessages.percent(percent)}
+          </Text>
         </Stack>
       )}
       {phase === 'requestingSession' && (

@@ -366,8 +366,8 @@ export function createUploadQueueLogic({ queryClient, toasts, sendFile }: Upload
     actors: {
       uploadFile: uploadFileMachine.provide({
         actors: createUploadActors({ queryClient, ...(sendFile ? { sendFile } : {}) }),
+        // A failed saving shows in the file's row (R-UPL-16), not as a toast.
         actions: {
-          notifySaveFailed: () => show('error', videoManagementMessages.createFailed),
           discardUpload: (_, { assetId }) => discardUpload(assetId),
         },
       }),
