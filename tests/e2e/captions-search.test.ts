@@ -318,6 +318,8 @@ describe('captions from the administrators’ forms, and the search in what is s
 
     await openUploadDialog();
     const wizard = dialog('Subir video');
+    // The form (and its Subtítulos section) comes with the video file.
+    await wizard.locator('input[type="file"]').first().setInputFiles(clip);
     await wizard.locator('input[type="file"][multiple][accept*=".vtt"]').setInputFiles(srt);
     const section = wizard.getByRole('group', { name: 'Subtítulos' });
     await section.getByText('charla-laboratorio.srt').waitFor();
@@ -325,6 +327,11 @@ describe('captions from the administrators’ forms, and the search in what is s
     await screenshot(page, 'captions-wizard-section-phone');
     expect(await axeViolations(page)).toEqual([]);
     await wizard.getByRole('button', { name: 'Cancelar' }).click();
+    // While the clip is still on its way the dialog asks first (R-UPL-18).
+    const question = page.getByRole('button', { name: 'Cancelar las subidas' });
+    await question.or(wizard).first().waitFor();
+    if (await question.isVisible()) await question.click();
+    await wizard.waitFor({ state: 'hidden' });
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

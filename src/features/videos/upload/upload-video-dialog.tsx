@@ -87,6 +87,7 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
   );
   const [forms, setForms] = useState<Record<string, FileForm>>({});
   const [batch, setBatch] = useState<BatchValues>({ tags: [], isVisible: true });
+  // Several files start collapsed: every row's state in view; a row opens its form.
   const [expanded, setExpanded] = useState<string | null>(null);
   const phone = useMediaQuery('(max-width: 639px)', false, { getInitialValueInEffect: false });
 
@@ -101,7 +102,6 @@ export function UploadVideoDialog({ logic, onClose, clock }: UploadVideoDialogPr
       if (missing.length === 0) return current;
       return { ...current, ...Object.fromEntries(missing.map((file) => [file.key, newForm(file.name)])) };
     });
-    setExpanded((current) => current ?? files[0]?.key ?? null);
   }, [files]);
 
   const setForm = useCallback((key: string, form: FileForm) => setForms((current) => ({ ...current, [key]: form })), []);
