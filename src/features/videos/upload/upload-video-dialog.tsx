@@ -485,7 +485,8 @@ function FileItem({ file, form, batch, single = false, onFormChange, onRemove }:
         </Alert>
       )}
 
-      {!fixingSubtitles && (
+      {/* A refused file cannot become a video: only 'Quitar' is left for it. */}
+      {!fixingSubtitles && phase !== 'refused' && (
         <VideoFormFields
           values={values}
           onChange={change}
@@ -494,13 +495,15 @@ function FileItem({ file, form, batch, single = false, onFormChange, onRemove }:
           thumbnail={{ file: form.thumbnail, onChange: (thumbnail) => onFormChange(file.key, { ...form, thumbnail }) }}
         />
       )}
-      <SubtitleFilesSection
-        value={form.subtitles}
-        onChange={(subtitles) => onFormChange(file.key, { ...form, subtitles })}
-        disabled={busy}
-        failures={fixingSubtitles ? context.subtitleFailures : []}
-        saved={context.savedSubtitles}
-      />
+      {phase !== 'refused' && (
+        <SubtitleFilesSection
+          value={form.subtitles}
+          onChange={(subtitles) => onFormChange(file.key, { ...form, subtitles })}
+          disabled={busy}
+          failures={fixingSubtitles ? context.subtitleFailures : []}
+          saved={context.savedSubtitles}
+        />
+      )}
       {!busy && !fixingSubtitles && (isRunning(file) || file.status === 'ready' || file.status === 'stopped') && (
         <Group justify="flex-end">
           <Button size="xs" variant="subtle" color="red" onClick={() => onRemove(file.key)} aria-label={uploadMessages.removeLabel(file.name)}>
