@@ -429,7 +429,12 @@ function FileItem({ file, form, batch, single = false, onFormChange, onRemove }:
         </Stack>
       )}
       {phase === 'ready' && !context.saveFailed && (
-        <Text size="sm">{uploadMessages.uploaded}</Text>
+        <Stack gap={2}>
+          <Text size="sm">{uploadMessages.uploaded}</Text>
+          <Text size="sm" c="dimmed">
+            {uploadMessages.qualitiesFollow}
+          </Text>
+        </Stack>
       )}
       {phase === 'ready' && context.saveFailed && (
         <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
