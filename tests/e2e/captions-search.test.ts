@@ -329,7 +329,7 @@ describe('captions from the administrators’ forms, and the search in what is s
     await wizard.getByRole('button', { name: 'Cancelar' }).click();
     // While the clip is still on its way the dialog asks first (R-UPL-18).
     const question = page.getByRole('button', { name: 'Cancelar las subidas' });
-    await question.or(wizard).first().waitFor();
+    await Promise.race([question.waitFor(), wizard.waitFor({ state: 'hidden' })]);
     if (await question.isVisible()) await question.click();
     await wizard.waitFor({ state: 'hidden' });
     await page.setViewportSize({ width: 1280, height: 900 });
