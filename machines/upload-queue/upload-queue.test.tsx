@@ -7,7 +7,7 @@
  * doubles as the network sees them (never more than two transfers at a time).
  */
 import { useState } from 'react';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -128,7 +128,11 @@ const item = (key: string) => within(row(key).closest<HTMLElement>('.mantine-Acc
 
 async function expand(key: string) {
   const control = row(key).closest<HTMLElement>('.mantine-Accordion-control');
-  if (control && control.getAttribute('aria-expanded') !== 'true') await user.click(control);
+  if (!control || control.getAttribute('aria-expanded') === 'true') return;
+  await user.click(control);
+  // The panel opens with a transition: its fields are there once it has.
+  const panel = control.closest('.mantine-Accordion-item')!.querySelector('.mantine-Accordion-panel')!;
+  await waitFor(() => expect(panel).toBeVisible());
 }
 
 const forFile = (key: string) => ({ where: (input: SendFileInput) => input.file === fileOf(key) });
