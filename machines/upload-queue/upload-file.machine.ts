@@ -8,6 +8,7 @@ import type {
   SendSubtitlesOutput,
   SlotChangedEvent,
   UploadFileContext,
+  UploadFileOutput,
   UploadFileEvent,
   UploadFileInput,
   UploadFileTag,
@@ -71,6 +72,7 @@ export const uploadFileMachine = setup({
     context: UploadFileContext;
     events: UploadFileEvent | SlotChangedEvent;
     input: UploadFileInput;
+    output: UploadFileOutput;
     tags: UploadFileTag;
   },
   actors: {
@@ -141,6 +143,8 @@ export const uploadFileMachine = setup({
     savedSubtitles: [],
     subtitleFailures: [],
   }),
+  // Its queue learns how it ended: saved (the video) or cancelled (null).
+  output: ({ context }) => ({ key: context.key, video: context.video }),
   initial: 'pending',
   states: {
     pending: {

@@ -115,6 +115,12 @@ export type UploadFileEvent =
   | { type: 'file.cancel' }
   | SendFileEvent;
 
+/** How a file's machine ended: its video once saved, null when it was cancelled. */
+export interface UploadFileOutput {
+  key: string;
+  video: Video | null;
+}
+
 /** What a file tells its queue: it started or stopped needing a transfer slot, or it ended. */
 export interface SlotChangedEvent {
   type: 'upload.slotChanged';

@@ -83,7 +83,7 @@ describe('administration in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await upload.click();
     const wizard = dialog(page, 'Subir video');
-    await wizard.getByText('Arrastre un video aquí o haga clic para elegirlo').waitFor();
+    await wizard.getByText('Arrastre uno o varios videos aquí o haga clic para elegirlos').waitFor();
     await wizard.getByRole('button', { name: 'Cancelar' }).click();
     await wizard.waitFor({ state: 'hidden' });
   });

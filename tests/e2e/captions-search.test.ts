@@ -238,8 +238,7 @@ describe('captions from the administrators’ forms, and the search in what is s
     await uploadUntilConfirm('Taller con subtítulos rotos', [broken]);
     const wizard = dialog('Subir video');
     await wizard.getByRole('button', { name: 'Confirmar' }).click();
-    // The video exists (its toast), the wizard stays with the refusal under the file's row.
-    await newestToast(page, 'El video se ha creado correctamente').waitFor();
+    // The video exists, the dialog stays with the refusal under the file's row (its toast comes once the dialog closes).
     await wizard.getByText('El video se ha creado, pero algunos subtítulos no se han guardado', { exact: false }).waitFor({ timeout: 30_000 });
     const refusal = wizard.getByRole('group', { name: 'Subtítulos' }).getByRole('alert');
     await refusal.waitFor();
@@ -252,6 +251,7 @@ describe('captions from the administrators’ forms, and the search in what is s
     await wizard.locator('input[type="file"]:not([multiple])[accept*=".vtt"]').first().setInputFiles(fixed);
     await wizard.getByRole('button', { name: 'Reintentar' }).click();
     await wizard.waitFor({ state: 'hidden', timeout: 30_000 });
+    await newestToast(page, 'El video se ha creado correctamente').waitFor();
     const id = await idOf('Taller con subtítulos rotos');
     const tracks = await api<Array<{ idioma: string }>>('GET', `/api/videos/${id}/subtitulos`);
     expect(tracks.map((track) => track.idioma)).toEqual(['en']);
@@ -318,6 +318,8 @@ describe('captions from the administrators’ forms, and the search in what is s
 
     await openUploadDialog();
     const wizard = dialog('Subir video');
+    // The form (and its Subtítulos section) comes with the video file.
+    await wizard.locator('input[type="file"]').first().setInputFiles(clip);
     await wizard.locator('input[type="file"][multiple][accept*=".vtt"]').setInputFiles(srt);
     const section = wizard.getByRole('group', { name: 'Subtítulos' });
     await section.getByText('charla-laboratorio.srt').waitFor();
@@ -325,6 +327,11 @@ describe('captions from the administrators’ forms, and the search in what is s
     await screenshot(page, 'captions-wizard-section-phone');
     expect(await axeViolations(page)).toEqual([]);
     await wizard.getByRole('button', { name: 'Cancelar' }).click();
+    // While the clip is still on its way the dialog asks first (R-UPL-18).
+    const question = page.getByRole('button', { name: 'Cancelar las subidas' });
+    await Promise.race([question.waitFor(), wizard.waitFor({ state: 'hidden' })]);
+    if (await question.isVisible()) await question.click();
+    await wizard.waitFor({ state: 'hidden' });
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

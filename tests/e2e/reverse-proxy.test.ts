@@ -112,7 +112,7 @@ describe('behind nginx with HTTPS and HTTP/2 (deploy/nginx-https.conf)', () => {
     await wizard.getByRole('textbox', { name: 'Título' }).fill('Asamblea general');
     await wizard.getByRole('textbox', { name: 'Descripción corta' }).fill('Subida a través del proxy');
     await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: 120_000 });
-    expect(await wizard.getByRole('progressbar', { name: 'Progreso de la subida' }).getAttribute('aria-valuenow')).toBe('100');
+    expect(await wizard.getByRole('progressbar', { name: /^Progreso de / }).getAttribute('aria-valuenow')).toBe('100');
     await wizard.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByRole('alert').filter({ hasText: 'El video se ha creado correctamente' }).waitFor();
     expect(await Promise.all(puts)).toContain(204);

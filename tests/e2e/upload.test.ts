@@ -122,7 +122,7 @@ async function servedFile(title: string, name: string): Promise<string> {
 }
 
 async function progressValue(): Promise<number> {
-  return Number(await dialog('Subir video').getByRole('progressbar', { name: 'Progreso de la subida' }).getAttribute('aria-valuenow'));
+  return Number(await dialog('Subir video').getByRole('progressbar', { name: /^Progreso de / }).getAttribute('aria-valuenow'));
 }
 
 async function assetOf(title: string): Promise<string> {
@@ -145,7 +145,7 @@ describe('uploading and managing videos in Chromium', () => {
 
     await chooseVideo(clip);
     await fillForm({ titulo: 'Reunión anual 2026', corta: 'Resumen de la reunión anual', descripcion: 'Todas las intervenciones de la reunión anual.' });
-    await wizard.getByText('Subida completada', { exact: false }).last().waitFor();
+    await wizard.getByText('Listo', { exact: true }).waitFor({ timeout: 60_000 });
     await wizard.getByRole('button', { name: 'Confirmar' }).and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
     expect(await progressValue()).toBe(100);
     await expect(wizard.getByText('100 %').isVisible()).resolves.toBe(true);

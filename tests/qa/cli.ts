@@ -28,7 +28,7 @@ const USAGE = `npm run qa -- <command>
         [--base-url URL]                … o contra otra instancia (QA_ADMIN_USER, QA_ADMIN_PASSWORD, QA_ADMIN_TOTP_SECRET)
   report [--out dir] [--results file]   el informe HTML (por defecto test-results/qa/index.html)
 
-Máquinas: ${registry.map((entry) => entry.name).join(', ')} (upload = upload-wizard)
+Máquinas: ${registry.map((entry) => entry.name).join(', ')} (upload = upload-queue)
 En Chromium: ${browserPlans.map((plan) => plan.machine).join(', ')}`;
 
 class UsageError extends Error {}

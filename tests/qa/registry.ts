@@ -17,7 +17,7 @@ import { statisticsExportModel } from '../../machines/statistics-export/statisti
 import { ssoModel } from '../../machines/sso/sso.model.test-support.ts';
 import { tagFilterModel } from '../../machines/tag-filter/tag-filter.model.test-support.ts';
 import { toastModel } from '../../machines/toast/toast.model.test-support.ts';
-import { uploadWizardModel } from '../../machines/upload-wizard/upload-wizard.model.test-support.ts';
+import { uploadQueueModel } from '../../machines/upload-queue/upload-queue.model.test-support.ts';
 import { videoFiltersModel } from '../../machines/video-filters/video-filters.model.test-support.ts';
 import { videoOpinionModel } from '../../machines/video-opinion/video-opinion.model.test-support.ts';
 import { videoSelectionModel } from '../../machines/video-selection/video-selection.model.test-support.ts';
@@ -49,7 +49,7 @@ export const registry: readonly QaEntry[] = [
   entry(ssoModel, 'sso.test.tsx'),
   entry(tagFilterModel, 'tag-filter.machine.test.tsx'),
   entry(toastModel, 'toast.machine.test.tsx'),
-  entry(uploadWizardModel, 'upload-wizard.test.tsx', ['upload']),
+  entry(uploadQueueModel, 'upload-queue.test.tsx', ['upload']),
   entry(videoFiltersModel, 'video-filters.machine.test.tsx'),
   entry(videoOpinionModel, 'video-opinion.test.tsx'),
   entry(playbackModel, 'playback.test.tsx'),

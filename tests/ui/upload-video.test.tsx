@@ -175,7 +175,7 @@ const dialog = () => screen.getByRole('dialog', { name: 'Subir video' });
 const inDialog = () => within(dialog());
 const button = (name: string) => inDialog().getByRole('button', { name });
 const field = (name: string) => inDialog().getByRole('textbox', { name });
-const progressBar = () => inDialog().getByRole('progressbar', { name: 'Progreso de la subida' });
+const progressBar = () => inDialog().getByRole('progressbar', { name: /^Progreso de / });
 /** A toast (outside the dialog) reading `text`. */
 async function expectToast(text: string) {
   const shown = await screen.findByText(text, { selector: '[role="alert"] *' });
@@ -192,7 +192,7 @@ async function openWizard() {
 }
 
 async function chooseVideo(file = VIDEO_FILE) {
-  await user.upload(inDialog().getByLabelText('Arrastre un video aquí o haga clic para elegirlo'), file);
+  await user.upload(inDialog().getByLabelText('Arrastre uno o varios videos aquí o haga clic para elegirlos'), file);
 }
 
 /** The transfer in flight (after the session is answered) reports `sent` bytes. */
@@ -369,6 +369,8 @@ describe('Subir video, in the app', () => {
     await chooseVideo();
     await sent(400);
     await user.click(button('Cancelar'));
+    // R-UPL-18: a transfer on its way is not dropped without asking.
+    await user.click(screen.getByRole('button', { name: 'Cancelar las subidas' }));
     expect(screen.queryByRole('dialog', { name: 'Subir video' })).not.toBeInTheDocument();
     expect(target.puts).toHaveLength(1);
     expect(target.puts[0]?.aborted).toBe(true);
@@ -379,7 +381,7 @@ describe('Subir video, in the app', () => {
     // A new opening starts over at step 0.
     await user.click(screen.getByRole('button', { name: /Root/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Subir video' }));
-    expect(await screen.findByLabelText('Arrastre un video aquí o haga clic para elegirlo')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Arrastre uno o varios videos aquí o haga clic para elegirlos')).toBeInTheDocument();
   });
 
   it('Confirmar shows each R-ADM-2 message under its field and sends nothing until the form is valid', async () => {
@@ -430,7 +432,7 @@ describe('Subir video, in the app', () => {
     await fillValidForm();
     await user.upload(dialog().querySelector<HTMLInputElement>('input[type="file"][accept*="image"]')!, PICTURE);
     await user.click(button('Confirmar'));
-    await expectToast('No se ha podido guardar el video');
+    expect(await inDialog().findByRole('alert')).toHaveTextContent('No se ha podido guardar el video');
     await waitFor(() => expect(button('Confirmar')).toBeEnabled());
     expect(field('Título')).toHaveValue('Reunión anual 2026');
     expect(inDialog().getByRole('switch', { name: 'Visible para todos' })).not.toBeChecked();
@@ -451,7 +453,7 @@ describe('Subir video, in the app', () => {
     await uploaded();
     await fillValidForm();
     await user.click(button('Confirmar'));
-    await expectToast('No se ha podido guardar el video');
+    expect(await inDialog().findByRole('alert')).toHaveTextContent('No se ha podido guardar el video');
     await waitFor(() => expect(button('Confirmar')).toBeEnabled());
     expect(field('Descripción corta')).toHaveValue('Resumen de la reunión anual');
     expect(screen.getByRole('dialog', { name: 'Subir video' })).toBeInTheDocument();
@@ -461,15 +463,15 @@ describe('Subir video, in the app', () => {
     expect(api.creates[1]).toEqual(api.creates[0]);
   });
 
-  it('a file that is not a playable video: El archivo no es un video válido, and Elegir otro archivo goes back to step 0', async () => {
+  it('a file that is not a playable video: El archivo no es un video válido, and Quitar goes back to the dropzone', async () => {
     script.estados = ['failed'];
     await openWizard();
     await chooseVideo();
     await completeTransfer();
     expect(await inDialog().findByText('El archivo no es un video válido')).toBeInTheDocument();
     expect(button('Confirmar')).toBeDisabled();
-    await user.click(button('Elegir otro archivo'));
-    expect(inDialog().getByLabelText('Arrastre un video aquí o haga clic para elegirlo')).toBeInTheDocument();
+    await user.click(button('Quitar reunion-anual.mp4'));
+    expect(inDialog().getByLabelText('Arrastre uno o varios videos aquí o haga clic para elegirlos')).toBeInTheDocument();
     await waitFor(() => expect(api.discards).toEqual([ASSET]));
     expect(inDialog().queryByRole('progressbar')).not.toBeInTheDocument();
   });
@@ -503,7 +505,7 @@ describe('Subir video, in the app', () => {
   it('a file that is not a video is refused at step 0 without asking the server', async () => {
     await openWizard();
     const picky = userEvent.setup({ applyAccept: false });
-    await picky.upload(inDialog().getByLabelText('Arrastre un video aquí o haga clic para elegirlo'), PICTURE);
+    await picky.upload(inDialog().getByLabelText('Arrastre uno o varios videos aquí o haga clic para elegirlos'), PICTURE);
     expect(await inDialog().findByText('El archivo «portada.png» no es un video')).toBeInTheDocument();
     expect(api.sessions).toEqual([]);
   });

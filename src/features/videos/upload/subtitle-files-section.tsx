@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import '@mantine/core/styles/Fieldset.css';
 import { Alert, Button, FileButton, Fieldset, Group, Select, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconFileText, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
-import type { SubtitleFailure } from '../../../../machines/upload-wizard/upload-wizard.types.ts';
+import type { SubtitleFailure } from '../../../../machines/upload-queue/upload-file.types.ts';
 import { subtitleMessages } from '../../../lib/messages.ts';
 import { formatBytes } from './upload-format.ts';
 import {

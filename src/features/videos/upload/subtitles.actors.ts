@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { fromPromise } from 'xstate';
 import type { components } from '../../../../contract/openapi.gen.ts';
-import type { SendSubtitlesInput, SendSubtitlesOutput, SubtitleFailure } from '../../../../machines/upload-wizard/upload-wizard.types.ts';
+import type { SendSubtitlesInput, SendSubtitlesOutput, SubtitleFailure } from '../../../../machines/upload-queue/upload-file.types.ts';
 import { problemOf } from '../../../../machines/shared/problem.ts';
 import { api, unwrap } from '../../../lib/api/client.ts';
 import { subtitleMessages } from '../../../lib/messages.ts';

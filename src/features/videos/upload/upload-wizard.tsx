@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ToastStore } from '../../../lib/toasts.ts';
-import { createUploadWizardLogic } from './upload.actors.ts';
+import { createUploadQueueLogic } from './upload.actors.ts';
 import { UploadVideoDialog } from './upload-video-dialog.tsx';
 
 export interface UploadWizardProps {
@@ -11,11 +11,11 @@ export interface UploadWizardProps {
 }
 
 /**
- * 'Subir video' as the header opens it: a fresh wizard each time. The authenticated layout loads
+ * 'Subir video' as the header opens it: a fresh queue each time. The authenticated layout loads
  * this module only when an administrator opens it (its dropzone, stepper and form stay out of the
  * pages' code).
  */
 export function UploadWizard({ queryClient, toasts, onClose }: UploadWizardProps) {
-  const [logic] = useState(() => createUploadWizardLogic({ queryClient, toasts }));
+  const [logic] = useState(() => createUploadQueueLogic({ queryClient, toasts }));
   return <UploadVideoDialog logic={logic} onClose={onClose} />;
 }

@@ -3,10 +3,10 @@
  * that keeps what arrives as the protocol says), the thumbnail's PUT and POST /api/videos's body.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { SendFileEvent, SendFileInput } from '../../../../machines/upload-wizard/upload-wizard.types.ts';
+import type { SendFileEvent, SendFileInput } from '../../../../machines/upload-queue/upload-file.types.ts';
 import { http, problem, server } from '../../../../tests/utils/msw.ts';
 import { createFakeUploadTarget, type FakeUploadTarget } from './fake-upload-target.test-support.ts';
-import { uploadContentType } from '../../../../machines/upload-wizard/upload-wizard.machine.ts';
+import { uploadContentType } from '../../../../machines/upload-queue/upload-file.machine.ts';
 import { transferFile, uploadThumbnailFile, videoCreateBody } from './upload.actors.ts';
 
 const SIZE = 1000;

@@ -1,20 +1,22 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { fromCallback, fromPromise } from 'xstate';
 import type { components } from '../../../../contract/openapi.gen.ts';
-import { uploadContentType, uploadWizardMachine } from '../../../../machines/upload-wizard/upload-wizard.machine.ts';
+import { uploadContentType, uploadFileMachine } from '../../../../machines/upload-queue/upload-file.machine.ts';
 import type {
-  CreateVideoInput,
+  SaveVideoInput,
   SendFileEvent,
   SendFileInput,
+  UploadFileEvent,
   UploadSession,
   UploadSessionRequest,
   UploadStatus,
   UploadThumbnailInput,
-  UploadWizardEvent,
-} from '../../../../machines/upload-wizard/upload-wizard.types.ts';
+} from '../../../../machines/upload-queue/upload-file.types.ts';
+import { uploadQueueMachine } from '../../../../machines/upload-queue/upload-queue.machine.ts';
+import type { VideoFormValues } from '../../../../machines/video-form/video-form.rules.ts';
 import { api, unwrap } from '../../../lib/api/client.ts';
 import { decodeClaims, getToken } from '../../../lib/auth-token.ts';
-import { videoManagementMessages } from '../../../lib/messages.ts';
+import { uploadMessages, videoManagementMessages } from '../../../lib/messages.ts';
 import type { ToastStore } from '../../../lib/toasts.ts';
 import { videoKeys, type Video } from '../videos.queries.ts';
 import { createSendSubtitles } from './subtitles.actors.ts';
@@ -37,7 +39,7 @@ export async function getUpload(assetId: string, signal?: AbortSignal): Promise<
 }
 
 /** POST /api/videos's body (R-UPL-1): trimmed texts, the long description left out when blank. */
-export function videoCreateBody({ assetId, values }: CreateVideoInput, nombreUsuarioAlta?: string): VideoCreate {
+export function videoCreateBody({ assetId, values }: { assetId: string; values: VideoFormValues }, nombreUsuarioAlta?: string): VideoCreate {
   const descripcion = values.descripcion.trim();
   return {
     isVisible: values.isVisible,
@@ -296,7 +298,7 @@ export async function transferFile(
 
 /** The machine's sendFile: the transfer runs until it ends or the machine stops the actor (the PUT is aborted). */
 export function createSendFile(options: SendFileOptions = {}) {
-  return fromCallback<UploadWizardEvent, SendFileInput>(({ input, sendBack }) => {
+  return fromCallback<UploadFileEvent, SendFileInput>(({ input, sendBack }) => {
     const controller = new AbortController();
     void transferFile(input, sendBack, controller.signal, options);
     return () => controller.abort();
@@ -320,17 +322,17 @@ export async function uploadThumbnailFile({ assetId, uploadUrl, file }: UploadTh
   }
 }
 
-// ---- the wizard as the app runs it ------------------------------------------------------------------
+// ---- the queue as the app runs it ------------------------------------------------------------------
 
-export interface UploadWizardDeps {
+export interface UploadQueueDeps {
   queryClient: QueryClient;
   toasts: ToastStore;
   /** The transfer's seams (tests). */
   sendFile?: SendFileOptions;
 }
 
-/** The upload wizard's actors: the typed client, XMLHttpRequest for the video's PUT. */
-export function createUploadActors({ queryClient, sendFile }: Pick<UploadWizardDeps, 'queryClient' | 'sendFile'>) {
+/** A file's actors: the typed client, XMLHttpRequest for the video's PUT; the video created with POST /api/videos. */
+export function createUploadActors({ queryClient, sendFile }: Pick<UploadQueueDeps, 'queryClient' | 'sendFile'>) {
   return {
     requestUploadSession: fromPromise<UploadSession, UploadSessionRequest>(({ input, signal }) => requestUploadSession(input, signal)),
     sendFile: createSendFile(sendFile),
@@ -340,8 +342,10 @@ export function createUploadActors({ queryClient, sendFile }: Pick<UploadWizardD
      * POST /api/videos, then every cached list is refreshed (R-UPL-1). Not tied to the dialog's
      * lifetime (no AbortSignal): once sent, the lists still follow.
      */
-    createVideo: fromPromise<Video, CreateVideoInput>(async ({ input }) => {
-      const video = unwrap(await api.POST('/api/videos', { body: videoCreateBody(input, decodeClaims(getToken())?.user) }));
+    saveVideo: fromPromise<Video, SaveVideoInput>(async ({ input }) => {
+      const video = unwrap(
+        await api.POST('/api/videos', { body: videoCreateBody({ assetId: input.assetId, values: input.values! }, decodeClaims(getToken())?.user) }),
+      );
       void queryClient.invalidateQueries({ queryKey: videoKeys.lists() });
       return video;
     }),
@@ -349,21 +353,29 @@ export function createUploadActors({ queryClient, sendFile }: Pick<UploadWizardD
   };
 }
 
-/** The upload wizard with the app's actors and the R-UPL-5 toasts. */
-export function createUploadWizardLogic({ queryClient, toasts, sendFile }: UploadWizardDeps) {
+/** DELETE /api/uploads/{id} of an upload given up: fire and forget (the server sweeps it a day after its locations expire). */
+export function discardUpload(assetId: string): void {
+  void api.DELETE('/api/uploads/{id}', { params: { path: { id: assetId } } }).catch(() => {});
+}
+
+/** The upload queue with the app's actors and its toasts (R-UPL-5, R-UPL-17). */
+export function createUploadQueueLogic({ queryClient, toasts, sendFile }: UploadQueueDeps) {
   // The toast's actor is created after the machine's step (XState warns about actors created inside an action).
   const show = (kind: 'success' | 'error', message: string) => queueMicrotask(() => void toasts.show({ kind, message }));
-  return uploadWizardMachine.provide({
-    actors: createUploadActors({ queryClient, ...(sendFile ? { sendFile } : {}) }),
+  return uploadQueueMachine.provide({
+    actors: {
+      uploadFile: uploadFileMachine.provide({
+        actors: createUploadActors({ queryClient, ...(sendFile ? { sendFile } : {}) }),
+        // A failed saving shows in the file's row (R-UPL-16), not as a toast.
+        actions: {
+          discardUpload: (_, { assetId }) => discardUpload(assetId),
+        },
+      }),
+    },
     actions: {
-      notifyCreated: () => show('success', videoManagementMessages.created),
-      notifySaveFailed: () => show('error', videoManagementMessages.createFailed),
-      // Fire and forget: if it fails, the server removes the upload a day after its locations expire.
-      discardUpload: (_, { assetId }) => {
-        void api.DELETE('/api/uploads/{id}', { params: { path: { id: assetId } } }).catch(() => {});
-      },
+      notifyFinished: (_, { count }) => show('success', count === 1 ? videoManagementMessages.created : uploadMessages.created(count)),
     },
   });
 }
 
-export type UploadWizardLogic = ReturnType<typeof createUploadWizardLogic>;
+export type UploadQueueLogic = ReturnType<typeof createUploadQueueLogic>;
