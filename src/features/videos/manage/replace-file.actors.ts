@@ -1,22 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { fromCallback, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import { uploadFileMachine } from '../../../../machines/upload-queue/upload-file.machine.ts';
 import type {
   SaveVideoInput,
-  SendFileInput,
   SendSubtitlesInput,
   SendSubtitlesOutput,
   UploadSession,
   UploadSessionRequest,
   UploadStatus,
-  UploadFileEvent,
   UploadThumbnailInput,
 } from '../../../../machines/upload-queue/upload-file.types.ts';
 import { problemOf } from '../../../../machines/shared/problem.ts';
 import { api, unwrap } from '../../../lib/api/client.ts';
 import { replaceFileMessages } from '../../../lib/messages.ts';
 import type { ToastStore } from '../../../lib/toasts.ts';
-import { getUpload, requestUploadSession, transferFile, type SendFileOptions } from '../upload/upload.actors.ts';
+import { createSendFile, getUpload, requestUploadSession, type SendFileOptions } from '../upload/upload.actors.ts';
 import { videoKeys, videoListFilter, type Video, type VideoListData } from '../videos.queries.ts';
 
 /** PUT /api/videos/{id}/archivo (R-ADM-13): the video takes the processed upload's file. */
@@ -86,12 +84,8 @@ export function createReplaceFileLogic({ queryClient, toasts, sendFile }: Replac
     uploadFileMachine.provide({
       actors: {
         requestUploadSession: fromPromise<UploadSession, UploadSessionRequest>(({ input, signal }) => requestUploadSession(input, signal)),
-        // The wizard's transfer (upload.actors.ts); its `createSendFile` is typed for the wizard's events, hence this twin.
-        sendFile: fromCallback<UploadFileEvent, SendFileInput>(({ input, sendBack }) => {
-          const controller = new AbortController();
-          void transferFile(input, sendBack, controller.signal, sendFile);
-          return () => controller.abort();
-        }),
+        // The queue's resumable transfer (upload.actors.ts).
+        sendFile: createSendFile(sendFile),
         pollUpload: fromPromise<UploadStatus, { assetId: string }>(({ input, signal }) => getUpload(input.assetId, signal)),
         // A replacement confirms with no thumbnail (the new file's own frame is taken): never reached.
         uploadThumbnail: fromPromise<void, UploadThumbnailInput>(async () => {
