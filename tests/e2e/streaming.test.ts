@@ -290,6 +290,14 @@ describe('adaptive streaming in Chromium', () => {
       await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement).readyState >= 3, undefined, { timeout: 20_000 });
       const bufferedEnd = await media(page).evaluate((element: HTMLVideoElement) => (element.buffered.length ? element.buffered.end(element.buffered.length - 1) : 0));
       expect(bufferedEnd).toBeLessThan(SECONDS / 2 - 4);
+      // What the page asks for before the seek (its first seconds, hls.js's climb to a higher
+      // rendition) is not the seek's: wait until it has been quiet for 2 s.
+      for (let last = -1, quietSince = Date.now(); Date.now() - quietSince < 2000; await page.waitForTimeout(250)) {
+        if (ranges.length !== last) {
+          last = ranges.length;
+          quietSince = Date.now();
+        }
+      }
       const before = ranges.length;
 
       const bar = seekBar(page);
