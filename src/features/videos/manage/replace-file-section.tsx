@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import '@mantine/core/styles/Fieldset.css';
 import '@mantine/core/styles/Progress.css';
 import { Alert, Button, FileButton, Fieldset, Group, Loader, Progress, Stack, Text } from '@mantine/core';
@@ -162,17 +162,7 @@ function ReplaceUpload({ logic, videoId, file, onCancelled, onSaved }: ReplaceUp
         </Group>
       ) : null}
       {snapshot.matches({ pending: 'sessionFailed' }) && (
-        <Alert color="red" icon={<IconAlertTriangle size={18} />} p="xs">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{replaceFileMessages.sessionFailed}</Text>
-            <Group gap="xs">
-              <Button size="xs" onClick={() => send({ type: 'file.retry' })}>
-                {replaceFileMessages.retry}
-              </Button>
-              {cancel}
-            </Group>
-          </Stack>
-        </Alert>
+        <RetryAlert color="red" message={replaceFileMessages.sessionFailed} onRetry={() => send({ type: 'file.retry' })} cancel={cancel} />
       )}
       {snapshot.matches({ pending: 'refused' }) && (
         <Alert color="red" icon={<IconAlertTriangle size={18} />} p="xs">
@@ -204,17 +194,7 @@ function ReplaceUpload({ logic, videoId, file, onCancelled, onSaved }: ReplaceUp
         </>
       )}
       {interrupted && (
-        <Alert color="orange" icon={<IconAlertTriangle size={18} />} p="xs">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{replaceFileMessages.interrupted}</Text>
-            <Group gap="xs">
-              <Button size="xs" onClick={() => send({ type: 'file.retry' })}>
-                {replaceFileMessages.retry}
-              </Button>
-              {cancel}
-            </Group>
-          </Stack>
-        </Alert>
+        <RetryAlert color="orange" message={replaceFileMessages.interrupted} onRetry={() => send({ type: 'file.retry' })} cancel={cancel} />
       )}
       {processing && (
         <Group gap="sm">
@@ -250,5 +230,22 @@ function ReplaceUpload({ logic, videoId, file, onCancelled, onSaved }: ReplaceUp
         </Text>
       )}
     </Stack>
+  );
+}
+
+/** A step that failed and can be tried again: its message, 'Reintentar' and the section's cancel. */
+function RetryAlert({ color, message, onRetry, cancel }: { color: string; message: string; onRetry: () => void; cancel: ReactNode }) {
+  return (
+    <Alert color={color} icon={<IconAlertTriangle size={18} />} p="xs">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{message}</Text>
+        <Group gap="xs">
+          <Button size="xs" onClick={onRetry}>
+            {replaceFileMessages.retry}
+          </Button>
+          {cancel}
+        </Group>
+      </Stack>
+    </Alert>
   );
 }
