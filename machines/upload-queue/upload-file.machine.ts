@@ -59,6 +59,23 @@ export const percentOf = ({ loaded, total }: Pick<UploadFileContext, 'loaded' | 
 
 const unsent = () => ({ session: null, resume: false, loaded: 0, rate: 0, processed: null, refusal: null });
 
+/** A file's context before anything was sent (its machine starts with it; the queue's model builds snapshots on it). */
+export const startingContext = (input: UploadFileInput): UploadFileContext => ({
+  key: input.key,
+  file: input.file,
+  queue: input.queue,
+  ...unsent(),
+  total: input.file.size,
+  errors: null,
+  saveFailed: false,
+  values: null,
+  thumbnail: null,
+  subtitles: [],
+  video: null,
+  savedSubtitles: [],
+  subtitleFailures: [],
+});
+
 /**
  * One file's upload (R-UPL-1, R-UPL-3…6): it waits for a transfer slot of its queue (`queued`),
  * asks for an upload session, sends the file to its signed location (resumed after an
@@ -128,21 +145,7 @@ export const uploadFileMachine = setup({
 }).createMachine({
   id: 'uploadFile',
   description: 'One file of the upload queue (or the file of a replacement): sent, processed, confirmed, saved.',
-  context: ({ input }) => ({
-    key: input.key,
-    file: input.file,
-    queue: input.queue,
-    ...unsent(),
-    total: input.file.size,
-    errors: null,
-    saveFailed: false,
-    values: null,
-    thumbnail: null,
-    subtitles: [],
-    video: null,
-    savedSubtitles: [],
-    subtitleFailures: [],
-  }),
+  context: ({ input }) => startingContext(input),
   // Its queue learns how it ended: saved (the video) or cancelled (null).
   output: ({ context }) => ({ key: context.key, video: context.video }),
   initial: 'pending',

@@ -9,7 +9,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { defineQaModel, type DoneEvent, type EventDescriptions } from '../../tests/utils/machine-model.ts';
 import type { VideoFormValues } from '../video-form/video-form.rules.ts';
-import { uploadFileMachine } from './upload-file.machine.ts';
+import { startingContext, uploadFileMachine } from './upload-file.machine.ts';
 import type { UploadFileOutput, UploadSession, Video } from './upload-file.types.ts';
 import { uploadQueueMachine } from './upload-queue.machine.ts';
 import type { QueueFileForm, QueueFileStatus, UploadFileSnapshot, UploadQueueEvent } from './upload-queue.types.ts';
@@ -77,26 +77,7 @@ export const videoOf = (key: string): Video => ({
 function fileSnapshot(key: string, value: Record<string, unknown> | string): UploadFileSnapshot {
   const snapshot = uploadFileMachine.resolveState({
     value: value as never,
-    context: {
-      key,
-      file: fileOf(key),
-      queue: null,
-      session: null,
-      resume: false,
-      loaded: 0,
-      total: fileOf(key).size,
-      rate: 0,
-      processed: null,
-      refusal: null,
-      errors: null,
-      saveFailed: false,
-      values: null,
-      thumbnail: null,
-      subtitles: [],
-      video: null,
-      savedSubtitles: [],
-      subtitleFailures: [],
-    },
+    context: startingContext({ key, file: fileOf(key), queue: null }),
   });
   // The model's key of the event: the file's state, not its whole context.
   return Object.assign(snapshot, { toJSON: () => ({ key, value }) });
