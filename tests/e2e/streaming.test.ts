@@ -134,6 +134,15 @@ async function openVideo(viewport = { width: 1280, height: 900 }): Promise<{ con
   return { context, page, describe: watcher.describe };
 }
 
+/** Runs an assertion and, only when it fails, adds the page's description (and its screenshot) to the error. */
+async function described(describe: (name: string) => Promise<string>, name: string, check: () => unknown): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    throw new Error(`${String(error)}\n${await describe(name)}`);
+  }
+}
+
 const media = (page: Page) => page.locator('main video');
 const currentTime = (page: Page) => media(page).evaluate((element: HTMLVideoElement) => element.currentTime);
 /** The seek bar's whole track (its slider role is on the thumb only). */
@@ -194,7 +203,7 @@ describe('adaptive streaming in Chromium', () => {
       await showVideo(page, describe);
       expect(await media(page).evaluate((element: HTMLVideoElement) => element.currentSrc)).toMatch(/^blob:/);
       // ADR 0106: the first picture comes from the lowest rendition, whatever hls.js guesses of the link.
-      expect(playlists.slice(0, 2), await describe('streaming-start')).toEqual(['hls-master.m3u8', `hls-${hls.heights[0]}p.m3u8`]);
+      await described(describe, 'streaming-start', () => expect(playlists.slice(0, 2)).toEqual(['hls-master.m3u8', `hls-${hls.heights[0]}p.m3u8`]));
       expect(ranges[0]?.height).toBe(hls.heights[0]);
       await page.getByRole('button', { name: 'Reproducir', exact: true }).click();
       await advances(page, 1.5);
@@ -222,7 +231,7 @@ describe('adaptive streaming in Chromium', () => {
       const lowest = Math.min(...hls.heights);
       // hls.js starts on the lowest rendition: choosing it may settle at once (R-VID-32).
       await choose(`${lowest}p`);
-      await expect.poll(height, { timeout: 20_000, message: await describe('quality-lowest') }).toBe(lowest);
+      await described(describe, 'quality-lowest', () => expect.poll(height, { timeout: 20_000 }).toBe(lowest));
       await page.getByRole('button', { name: `Calidad: ${lowest}p` }).waitFor();
       // R-VID-32: every text the switch's status shows, however briefly, is recorded.
       await page.evaluate(() => {
@@ -236,7 +245,7 @@ describe('adaptive streaming in Chromium', () => {
       // Once the height plays, hls.js says so and the switch settles: the button names it, the status is empty.
       await page.getByRole('button', { name: `Calidad: ${top}p` }).waitFor({ timeout: 5000 });
       const seen = await page.evaluate(() => (window as unknown as { qualityStatus: string[] }).qualityStatus);
-      expect(seen, await describe('quality-switching')).toContain(`Cambiando a ${top}p`);
+      await described(describe, 'quality-switching', () => expect(seen).toContain(`Cambiando a ${top}p`));
       expect(seen.at(-1)).toBe('');
       await choose('Automática');
       await page.getByRole('button', { name: 'Calidad: Automática' }).waitFor();
@@ -269,7 +278,7 @@ describe('adaptive streaming in Chromium', () => {
       await page.waitForTimeout(3000);
       const early = await bufferedEnd();
       // 4 s asked for, rounded up to whole segments of 2 s, one of slack.
-      expect(early, await describe('preload')).toBeGreaterThan(0);
+      await described(describe, 'preload', () => expect(early).toBeGreaterThan(0));
       expect(early).toBeLessThanOrEqual(8.5);
       await page.getByRole('button', { name: 'Reproducir', exact: true }).click();
       await expect.poll(bufferedEnd, { timeout: 15_000 }).toBeGreaterThan(20);
@@ -312,7 +321,7 @@ describe('adaptive streaming in Chromium', () => {
       // A few more segments ahead of the new position, then look at what was asked for.
       await page.waitForTimeout(3000);
       const sinceSeek = ranges.slice(before);
-      expect(sinceSeek.length, await describe('seek-ranges')).toBeGreaterThan(0);
+      await described(describe, 'seek-ranges', () => expect(sinceSeek.length).toBeGreaterThan(0));
 
       // The bound: per rendition, nothing before the segment 4 s ahead of the target (one segment of
       // slack for hls.js's choice) other than the init section, and no more in all than the segments
