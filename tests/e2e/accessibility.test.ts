@@ -5,7 +5,7 @@ import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { generateTestVideo } from '../../server/media/ffmpeg.ts';
-import { axeViolations, unreadableLabels } from './axe.ts';
+import { axeViolations, settle, unreadableLabels } from './axe.ts';
 import { launchBrowser, startProduct, watchPage, type RunningProduct } from './harness.ts';
 import { callApi, cli } from './session.ts';
 
@@ -419,20 +419,6 @@ const sizes = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 375, height: 812 } },
 ];
-
-/**
- * Transitions over (a dialog fading in, a menu opening): axe judges colours as a person sees them.
- * Endless animations (a loader, a striped progress bar) never end and are not waited for.
- */
-async function settle(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
-      undefined,
-      { timeout: 5000 },
-    )
-    .catch(() => {});
-}
 
 describe.each(sizes)('axe-core finds nothing to fix at $name size', ({ viewport }) => {
   let context: BrowserContext;

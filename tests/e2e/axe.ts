@@ -21,6 +21,7 @@ export function describeViolation(violation: Result): string {
  * rightly refuses the script axe injects.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
+  await settle(page);
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).options({ resultTypes: ['violations'] }).analyze();
   return results.violations.map(describeViolation);
 }
@@ -96,4 +97,18 @@ export async function unreadableLabels(page: Page): Promise<string[]> {
     }
     return failures;
   });
+}
+
+/**
+ * Transitions over (a dialog fading in, a menu opening): axe judges colours as a person sees them,
+ * not a frame of a fade. Endless animations (a loader, a striped progress bar) are not waited for.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
 }
