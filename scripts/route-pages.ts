@@ -48,13 +48,17 @@ function collect(manifest: Manifest, key: string, seen: Set<string>, scripts: st
   for (const css of chunk.css ?? []) if (!styles.includes(css)) styles.push(css);
 }
 
-/** The split chunks of one route file that its first display loads (component and loader, not the error or pending parts). */
+/**
+ * The split chunks of one route file that its first display loads: component, loader and pending
+ * component (TanStack's route load awaits the pending one too, before the first render), not the
+ * error part.
+ */
 function routeChunkKeys(manifest: Manifest, routeFile: string): string[] {
   return Object.keys(manifest).filter((key) => {
     const [file, query] = key.split('?');
     if (file !== routeFile || !query) return false;
     const groups = new URLSearchParams(query).get('tsr-split')?.split('---') ?? [];
-    return groups.includes('component') || groups.includes('loader');
+    return groups.includes('component') || groups.includes('loader') || groups.includes('pendingComponent');
   });
 }
 
