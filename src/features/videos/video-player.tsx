@@ -11,6 +11,7 @@ import type { PlayerBridge } from './player/player-bridge.ts';
 import { PlayerControls, type QualityLevel } from './player/player-controls.tsx';
 import { useIdleControls } from './player/idle-controls.ts';
 import { commandForKey, keyBelongsToTarget, type PlayerCommand } from './player/player-keys.ts';
+import { afterPosterShown } from './player/after-poster-shown.ts';
 import { parseStoryboard, type StoryboardFrame } from './player/storyboard.ts';
 import { SubtitleTrack } from './player/subtitle-track.tsx';
 import './player/captions.css';
@@ -125,43 +126,48 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
   const quality = useSelector(actorRef, (snapshot) => snapshot.context.quality);
   const switchingQuality = useSelector(actorRef, (snapshot) => snapshot.matches({ ready: { quality: 'switching' } }));
 
-  // R-VID-9: hls.js only where the browser needs it, in its own chunk.
+  // R-VID-9: hls.js only where the browser needs it, in its own chunk, once the poster is shown.
   useEffect(() => {
     if (source.kind !== 'hls.js') return;
     let cancelled = false;
     let onPlay: (() => void) | null = null;
-    void import('hls.js/light').then(({ default: Hls }) => {
-      const element = mediaRef.current;
-      if (cancelled || !element) return;
-      const before = element.paused;
-      // ADR 0106: the lowest rendition's first segment arrives soonest; hls.js climbs from there.
-      // No metadata cues: hls.js would add its own <track> to the <video> React renders (ADR 0121).
-      const hls = new Hls({
-        capLevelToPlayerSize: true,
-        startLevel: 0,
-        fragLoadPolicy: FRAGMENT_LOADING,
-        enableID3MetadataCues: false,
-        enableEmsgMetadataCues: false,
-        enableDateRangeMetadataCues: false,
-        maxMaxBufferLength: before ? PRELOAD_SECONDS : FULL_BUFFER_SECONDS,
+    // The element's own poster: a refreshed signed address must not make hls.js again.
+    void afterPosterShown(mediaRef.current?.getAttribute('poster') ?? null)
+      .then(() => (cancelled ? null : import('hls.js/light')))
+      .then((module) => {
+        if (!module) return;
+        const Hls = module.default;
+        const element = mediaRef.current;
+        if (cancelled || !element) return;
+        const before = element.paused;
+        // ADR 0106: the lowest rendition's first segment arrives soonest; hls.js climbs from there.
+        // No metadata cues: hls.js would add its own <track> to the <video> React renders (ADR 0121).
+        const hls = new Hls({
+          capLevelToPlayerSize: true,
+          startLevel: 0,
+          fragLoadPolicy: FRAGMENT_LOADING,
+          enableID3MetadataCues: false,
+          enableEmsgMetadataCues: false,
+          enableDateRangeMetadataCues: false,
+          maxMaxBufferLength: before ? PRELOAD_SECONDS : FULL_BUFFER_SECONDS,
+        });
+        hlsRef.current = hls;
+        if (before) {
+          onPlay = () => {
+            (hls.config as { maxMaxBufferLength: number }).maxMaxBufferLength = FULL_BUFFER_SECONDS;
+          };
+          element.addEventListener('play', onPlay, { once: true });
+        }
+        hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
+          setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
+        });
+        hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => send({ type: 'media.levelSwitched', level: data.level }));
+        hls.on(Hls.Events.ERROR, (_event, data) => {
+          if (data.fatal) send({ type: 'media.error', network: data.type === Hls.ErrorTypes.NETWORK_ERROR });
+        });
+        hls.loadSource(source.url);
+        hls.attachMedia(element);
       });
-      hlsRef.current = hls;
-      if (before) {
-        onPlay = () => {
-          (hls.config as { maxMaxBufferLength: number }).maxMaxBufferLength = FULL_BUFFER_SECONDS;
-        };
-        element.addEventListener('play', onPlay, { once: true });
-      }
-      hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
-        setLevels(data.levels.map((entry, index) => ({ index, height: entry.height })).filter((entry) => entry.height > 0));
-      });
-      hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => send({ type: 'media.levelSwitched', level: data.level }));
-      hls.on(Hls.Events.ERROR, (_event, data) => {
-        if (data.fatal) send({ type: 'media.error', network: data.type === Hls.ErrorTypes.NETWORK_ERROR });
-      });
-      hls.loadSource(source.url);
-      hls.attachMedia(element);
-    });
     return () => {
       cancelled = true;
       if (onPlay) mediaRef.current?.removeEventListener('play', onPlay);
