@@ -11,8 +11,6 @@ import { videoManagementMessages } from '../../../lib/messages.ts';
 import type { ToastStore } from '../../../lib/toasts.ts';
 import { videoKeys, videoListFilter, type Video, type VideoListData } from '../videos.queries.ts';
 import { removeFromPages } from '../video.actors.ts';
-import { createReplaceFileLogic } from './replace-file.actors.ts';
-import { createSubtitleTracksLogic } from './subtitle-tracks.actors.ts';
 
 type VideoPatchOperation = components['schemas']['VideoPatchOperation'];
 
@@ -154,8 +152,6 @@ export function createVideoManagementLogic(queryClient: QueryClient, toasts: Toa
   // The toast's actor is created just after the machine's step (as video.actors.ts does).
   const show = (toast: ToastInput) => queueMicrotask(() => void toasts.show(toast));
   return {
-    subtitlesLogic: createSubtitleTracksLogic(queryClient),
-    replaceLogic: createReplaceFileLogic({ queryClient, toasts }),
     editLogic: editVideoDialog.provide({
       actors: { work: fromPromise<Video, EditVideoInput>(({ input }) => writes.editVideo(input)) },
       guards: editVideoGuards,

@@ -8,7 +8,7 @@ import { createVideoManagementLogic } from './manage.actors.ts';
 
 // The dialogs' code (the video form, its switch and fields, Mantine's Modal) is not the list's: each is
 // fetched at its first opening, so the list's page does not wait for it (docs/decisions/0052-first-screen-budget-and-code-splitting.md).
-const EditVideoDialog = lazyWithPreload(() => import('./edit-video-dialog.tsx').then((module) => module.EditVideoDialog));
+const EditVideoDialog = lazyWithPreload(() => import('./managed-edit-video-dialog.tsx').then((module) => module.ManagedEditVideoDialog));
 const DeleteVideoDialog = lazyWithPreload(() => import('./delete-video-dialog.tsx').then((module) => module.DeleteVideoDialog));
 
 /**
@@ -35,7 +35,7 @@ export function useVideoManagement(queryClient: QueryClient, toasts: ToastStore)
     cardActions,
     dialogs: (
       <>
-        {opened.edit && <EditVideoDialog actorRef={editRef} subtitlesLogic={logic.subtitlesLogic} replaceLogic={logic.replaceLogic} />}
+        {opened.edit && <EditVideoDialog actorRef={editRef} queryClient={queryClient} toasts={toasts} />}
         {opened.delete && <DeleteVideoDialog actorRef={deleteRef} />}
       </>
     ),
