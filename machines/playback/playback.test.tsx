@@ -69,6 +69,9 @@ const hlsDouble = vi.hoisted(() => {
   return { state, FakeHls, levelHeights };
 });
 vi.mock('hls.js/light', () => ({ default: hlsDouble.FakeHls }));
+// jsdom paints nothing, and these timers are fake: the wait for the poster's first frame (ADR 0140)
+// is the browser's; here hls.js is made as soon as the player asks for it.
+vi.mock('../../src/features/videos/player/after-poster-shown.ts', () => ({ afterPosterShown: () => Promise.resolve() }));
 hlsDouble.levelHeights.push(...LEVEL_HEIGHTS);
 const hls = () => hlsDouble.state.instances.at(-1)!;
 /**
