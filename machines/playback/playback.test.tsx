@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPlaybackLogic } from '../../src/features/videos/video.actors.ts';
 import { VideoPlayer } from '../../src/features/videos/video-player.tsx';
+import * as posterWait from '../../src/features/videos/player/after-poster-shown.ts';
 import { createQueryClient } from '../../src/lib/query-client.ts';
 import { renderWithTheme } from '../../tests/utils/render.tsx';
 import { itCoversTheMachine, runPath, type Executors, type StateChecks } from '../../tests/utils/machine-model.ts';
@@ -69,9 +70,6 @@ const hlsDouble = vi.hoisted(() => {
   return { state, FakeHls, levelHeights };
 });
 vi.mock('hls.js/light', () => ({ default: hlsDouble.FakeHls }));
-// jsdom paints nothing, and these timers are fake: the wait for the poster's first frame (ADR 0140)
-// is the browser's; here hls.js is made as soon as the player asks for it.
-vi.mock('../../src/features/videos/player/after-poster-shown.ts', () => ({ afterPosterShown: () => Promise.resolve() }));
 hlsDouble.levelHeights.push(...LEVEL_HEIGHTS);
 const hls = () => hlsDouble.state.instances.at(-1)!;
 /**
@@ -200,6 +198,10 @@ async function expectSave(cause: () => void | Promise<void>, save: Omit<SavePosi
 }
 
 beforeEach(() => {
+  // jsdom paints nothing, and these timers are fake: the wait for the poster's first frame (ADR 0140)
+  // is the browser's; here hls.js is made as soon as the player asks for it. A spy, not vi.mock:
+  // this project shares its modules between files (isolate: false), where a file's vi.mock may come late.
+  vi.spyOn(posterWait, 'afterPosterShown').mockResolvedValue(undefined);
   vi.useFakeTimers();
 });
 
