@@ -5,8 +5,8 @@ import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { generateTestVideo } from '../../server/media/ffmpeg.ts';
-import { axeViolations, settle, unreadableLabels } from './axe.ts';
-import { launchBrowser, startProduct, watchPage, type RunningProduct } from './harness.ts';
+import { axeViolations, unreadableLabels } from './axe.ts';
+import { launchBrowser, settle, startProduct, watchPage, type RunningProduct } from './harness.ts';
 import { callApi, cli } from './session.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Result } from 'axe-core';
 import type { Page } from 'playwright-core';
+import { settle } from './harness.ts';
 
 /** What the product is held to (R-A11Y-1): WCAG 2.0, 2.1 and 2.2 A and AA, plus axe's best practices. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
@@ -99,16 +100,3 @@ export async function unreadableLabels(page: Page): Promise<string[]> {
   });
 }
 
-/**
- * Transitions over (a dialog fading in, a menu opening): axe judges colours as a person sees them,
- * not a frame of a fade. Endless animations (a loader, a striped progress bar) are not waited for.
- */
-export async function settle(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
-      undefined,
-      { timeout: 5000 },
-    )
-    .catch(() => {});
-}

@@ -127,7 +127,7 @@ export async function launchBrowser(options: { classicScrollbars?: boolean } = {
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(screenshotsDir, { recursive: true });
   // Let transitions (modals fading in, menus opening) finish, so the picture shows what a person sees.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5000 }).catch(() => {});
+  await settle(page);
   const file = path.join(screenshotsDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
@@ -173,4 +173,19 @@ export function watchPage(page: Page): { describe: (name: string) => Promise<str
       return [`page: ${JSON.stringify(state, null, 1)}`, `screenshot: ${file}`, 'events:', ...events.slice(-40)].join('\n');
     },
   };
+}
+
+/**
+ * Transitions over (a dialog fading in, a menu opening): a screenshot and axe's colours then show
+ * what a person sees, not a frame of a fade. Endless animations (a loader, a striped progress bar)
+ * are not waited for.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
 }
