@@ -135,10 +135,9 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
     void afterPosterShown(mediaRef.current?.getAttribute('poster') ?? null)
       .then(() => (cancelled ? null : import('hls.js/light')))
       .then((module) => {
-        if (!module) return;
-        const Hls = module.default;
         const element = mediaRef.current;
-        if (cancelled || !element) return;
+        if (!module || cancelled || !element) return;
+        const Hls = module.default;
         const before = element.paused;
         // ADR 0106: the lowest rendition's first segment arrives soonest; hls.js climbs from there.
         // No metadata cues: hls.js would add its own <track> to the <video> React renders (ADR 0121).
