@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type Ref } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type Ref, type RefObject } from 'react';
 import { AspectRatio, Box, Button, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -53,12 +53,10 @@ function initialSource(video: VideoPlayerProps['video']): MediaSourceChoice {
 export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, chapters = NO_CHAPTERS, startAt, bridge }: VideoPlayerProps) {
   const mediaRef = useRef<HTMLVideoElement>(null);
   const frameRef = useRef<HTMLElement | null>(null);
-  // Menus, tooltips and the overlay open inside the player's region (a landmark, and what fullscreen shows).
-  const [frameElement, setFrameElement] = useState<HTMLElement | null>(null);
-  const attachFrame = useCallback((node: HTMLElement | null) => {
-    frameRef.current = node;
-    setFrameElement(node);
-  }, []);
+  // Menus, tooltips and the overlay open inside the player's region (a landmark, and what fullscreen
+  // shows), found by a selector when they open: the element in state re-rendered the player in its first commit.
+  const frameId = useId();
+  const frameSelector = `[id="${frameId}"]`;
   const actorHolder = useRef<PlaybackActorRef | null>(null);
   const hlsRef = useRef<HlsInstance | null>(null);
   // A reload of media that was playing plays again once loaded ('Reintentar' is for watching), however many reloads it takes.
@@ -116,8 +114,8 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
     bridge?.attach(mediaRef.current);
     return () => bridge?.attach(null);
   }, [bridge]);
-  const controlsCover = useControlsCover(frameElement);
-  const idle = useIdleControls(frameElement, !media.paused);
+  const controlsCover = useControlsCover(frameRef);
+  const idle = useIdleControls(frameRef, !media.paused);
   const captionLift = idle ? 0 : controlsCover.pixels;
   const send = actorRef.send;
   const state = useSelector(actorRef, (snapshot) =>
@@ -255,7 +253,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
   };
 
   return (
-    <PlayerFrame aria-label={appLabels.player} ref={attachFrame} fullscreen={fullscreen}>
+    <PlayerFrame id={frameId} aria-label={appLabels.player} ref={frameRef} fullscreen={fullscreen}>
       <Box style={{ position: 'relative', width: '100%', height: '100%', cursor: idle ? 'none' : undefined }}>
         <video
           ref={mediaRef}
@@ -353,7 +351,7 @@ export function VideoPlayer({ video, logic, subtitles = NO_SUBTITLES, captions, 
           hasSubtitles={(video.idiomasSubtitulos?.length ?? 0) > 0}
           captionLanguage={captions?.captions ?? null}
           onCaptionLanguage={(language) => captions?.choose(language)}
-          portalTarget={frameElement ?? undefined}
+          portalTarget={frameSelector}
           shortcutsOpen={shortcutsOpen}
           onShortcutsOpenChange={setShortcutsOpen}
           onTogglePlay={() => run({ type: 'toggle-play' })}
@@ -410,9 +408,10 @@ const NO_CHAPTERS: readonly Capitulo[] = [];
  * How much of the picture the control bar covers from the bottom, in pixels and as a share of the
  * height (0 to 1), as the frame is resized (a phone, fullscreen): the captions sit just above it.
  */
-function useControlsCover(frame: HTMLElement | null): { pixels: number; fraction: number } {
+function useControlsCover(frameRef: RefObject<HTMLElement | null>): { pixels: number; fraction: number } {
   const [cover, setCover] = useState({ pixels: 0, fraction: 0 });
   useEffect(() => {
+    const frame = frameRef.current;
     if (!frame || typeof ResizeObserver === 'undefined') return;
     const measure = () => {
       const controls = frame.querySelector<HTMLElement>('[data-player-controls]');
@@ -430,7 +429,7 @@ function useControlsCover(frame: HTMLElement | null): { pixels: number; fraction
     if (controls) observer.observe(controls);
     measure();
     return () => observer.disconnect();
-  }, [frame]);
+  }, [frameRef]);
   return cover;
 }
 

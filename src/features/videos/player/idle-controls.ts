@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 
 /** How long the controls stay after the last sign of the person while the video plays. */
 export const CONTROLS_IDLE_MS = 3000;
@@ -10,9 +10,10 @@ export const CONTROLS_IDLE_MS = 3000;
  * open inside the frame) or while the pointer rests on the bar. The bar stays in the document all
  * along (nothing is replaced); a touch while it is hidden only brings it back, as on phone players.
  */
-export function useIdleControls(frame: HTMLElement | null, playing: boolean, idleMs = CONTROLS_IDLE_MS): boolean {
+export function useIdleControls(frameRef: RefObject<HTMLElement | null>, playing: boolean, idleMs = CONTROLS_IDLE_MS): boolean {
   const [idle, setIdle] = useState(false);
   useEffect(() => {
+    const frame = frameRef.current;
     if (!frame || !playing) {
       setIdle(false);
       return;
@@ -80,7 +81,7 @@ export function useIdleControls(frame: HTMLElement | null, playing: boolean, idl
       frame.removeEventListener('pointerleave', onPointerLeave);
       document.removeEventListener('keydown', onKeyDown);
     };
-  }, [frame, playing, idleMs]);
+  }, [frameRef, playing, idleMs]);
   return idle;
 }
 

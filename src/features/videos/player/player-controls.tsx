@@ -108,7 +108,7 @@ export interface PlayerControlsProps {
   captionLanguage?: string | null;
   onCaptionLanguage?: (language: string | null) => void;
   /** Where menus, tooltips and the overlay attach (the player in fullscreen). */
-  portalTarget: HTMLElement | undefined;
+  portalTarget: HTMLElement | string | undefined;
   shortcutsOpen: boolean;
   onShortcutsOpenChange: (open: boolean) => void;
   onTogglePlay: () => void;
@@ -121,7 +121,7 @@ export interface PlayerControlsProps {
   onToggleFullscreen: () => void;
 }
 
-function ControlButton({ label, onClick, children, portal }: { label: string; onClick?: () => void; children: ReactNode; portal: { target: HTMLElement | undefined } }) {
+function ControlButton({ label, onClick, children, portal }: { label: string; onClick?: () => void; children: ReactNode; portal: { target: HTMLElement | string | undefined } }) {
   return (
     <Tooltip label={label} withinPortal portalProps={portal} openDelay={400} floatingStrategy="fixed">
       <ActionIcon variant="transparent" color="white" size="lg" aria-label={label} onClick={onClick}>
