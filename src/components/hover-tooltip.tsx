@@ -17,6 +17,8 @@ export interface HoverTooltipProps {
    * tooltip left over the page would float outside it).
    */
   hideOnClick?: boolean;
+  /** Where the tooltip attaches (a selector or an element; the page's body when not given). */
+  portalTarget?: string | HTMLElement;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface HoverTooltipProps {
  * (docs/decisions/0063-first-render-in-slices.md). The control is wrapped in an inline-flex span, which the tooltip is
  * placed against, so mounting the tooltip never re-creates the control under the pointer.
  */
-export function HoverTooltip({ label, children, hideOnClick = false }: HoverTooltipProps) {
+export function HoverTooltip({ label, children, hideOnClick = false, portalTarget }: HoverTooltipProps) {
   const anchor = useRef<HTMLSpanElement>(null);
   const [mounted, setMounted] = useState(false);
   const [opened, setOpened] = useState(false);
@@ -57,7 +59,9 @@ export function HoverTooltip({ label, children, hideOnClick = false }: HoverTool
       >
         {children}
       </span>
-      {mounted && <Tooltip label={label} withArrow opened={opened} target={anchor} />}
+      {mounted && (
+        <Tooltip label={label} withArrow opened={opened} target={anchor} {...(portalTarget ? { portalProps: { target: portalTarget }, floatingStrategy: 'fixed' as const } : {})} />
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Box, Group, Kbd, Menu, Modal, Slider, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Group, Kbd, Menu, Modal, Slider, Table, Text } from '@mantine/core';
+import { HoverTooltip } from '../../../components/hover-tooltip.tsx';
 import {
   IconBadgeCc,
   IconBadgeCcFilled,
@@ -121,13 +122,14 @@ export interface PlayerControlsProps {
   onToggleFullscreen: () => void;
 }
 
+// The tooltip's floating part is mounted on the first hover: mounted with the bar, each re-rendered the player's first commit.
 function ControlButton({ label, onClick, children, portal }: { label: string; onClick?: () => void; children: ReactNode; portal: { target: HTMLElement | string | undefined } }) {
   return (
-    <Tooltip label={label} withinPortal portalProps={portal} openDelay={400} floatingStrategy="fixed">
+    <HoverTooltip label={label} portalTarget={portal.target}>
       <ActionIcon variant="transparent" color="white" size="lg" aria-label={label} onClick={onClick}>
         {children}
       </ActionIcon>
-    </Tooltip>
+    </HoverTooltip>
   );
 }
 
