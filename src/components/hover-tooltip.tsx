@@ -60,7 +60,8 @@ export function HoverTooltip({ label, children, hideOnClick = false, portalTarge
         {children}
       </span>
       {mounted && (
-        <Tooltip label={label} withArrow opened={opened} target={anchor} {...(portalTarget ? { portalProps: { target: portalTarget }, floatingStrategy: 'fixed' as const } : {})} />
+        // Fixed inside a given target: the player's frame clips what overflows it.
+        <Tooltip label={label} withArrow opened={opened} target={anchor} portalProps={{ target: portalTarget }} floatingStrategy={portalTarget ? 'fixed' : 'absolute'} />
       )}
     </>
   );

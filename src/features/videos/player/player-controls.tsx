@@ -108,8 +108,8 @@ export interface PlayerControlsProps {
   /** The language shown, null for none. */
   captionLanguage?: string | null;
   onCaptionLanguage?: (language: string | null) => void;
-  /** Where menus, tooltips and the overlay attach (the player in fullscreen). */
-  portalTarget: HTMLElement | string | undefined;
+  /** A selector of where menus, tooltips and the overlay attach (the player, also in fullscreen). */
+  portalTarget: string | undefined;
   shortcutsOpen: boolean;
   onShortcutsOpenChange: (open: boolean) => void;
   onTogglePlay: () => void;
@@ -122,10 +122,10 @@ export interface PlayerControlsProps {
   onToggleFullscreen: () => void;
 }
 
-// The tooltip's floating part is mounted on the first hover: mounted with the bar, each re-rendered the player's first commit.
-function ControlButton({ label, onClick, children, portal }: { label: string; onClick?: () => void; children: ReactNode; portal: { target: HTMLElement | string | undefined } }) {
+// HoverTooltip mounts floating-ui on the first hover: mounted with the bar, each tooltip set state in the page's first commit.
+function ControlButton({ label, onClick, children, portalTarget }: { label: string; onClick?: () => void; children: ReactNode; portalTarget: string | undefined }) {
   return (
-    <HoverTooltip label={label} portalTarget={portal.target}>
+    <HoverTooltip label={label} portalTarget={portalTarget}>
       <ActionIcon variant="transparent" color="white" size="lg" aria-label={label} onClick={onClick}>
         {children}
       </ActionIcon>
@@ -238,10 +238,10 @@ export function PlayerControls(props: PlayerControlsProps) {
       {/* A 24-px circle round the seek bar's thumb stays clear of these buttons (WCAG 2.2 target size). */}
       <Group gap={4} wrap="nowrap" justify="space-between" mt={14}>
         <Group gap={4} wrap="nowrap">
-          <ControlButton portal={portal} label={paused ? t.play : t.pause} onClick={props.onTogglePlay}>
+          <ControlButton portalTarget={portalTarget} label={paused ? t.play : t.pause} onClick={props.onTogglePlay}>
             {paused ? <IconPlayerPlayFilled size={20} /> : <IconPlayerPauseFilled size={20} />}
           </ControlButton>
-          <ControlButton portal={portal} label={muted ? t.unmute : t.mute} onClick={props.onToggleMute}>
+          <ControlButton portalTarget={portalTarget} label={muted ? t.unmute : t.mute} onClick={props.onToggleMute}>
             {muted ? <IconVolumeOff size={20} /> : <IconVolume size={20} />}
           </ControlButton>
           <Slider
@@ -338,16 +338,16 @@ export function PlayerControls(props: PlayerControlsProps) {
             </Menu>
           )}
           {pipSupported && (
-            <ControlButton portal={portal} label={t.pictureInPicture} onClick={props.onPictureInPicture}>
+            <ControlButton portalTarget={portalTarget} label={t.pictureInPicture} onClick={props.onPictureInPicture}>
               <IconPictureInPicture size={20} />
             </ControlButton>
           )}
           <Box visibleFrom="sm">
-            <ControlButton portal={portal} label={t.shortcuts} onClick={() => props.onShortcutsOpenChange(true)}>
+            <ControlButton portalTarget={portalTarget} label={t.shortcuts} onClick={() => props.onShortcutsOpenChange(true)}>
               <IconKeyboard size={20} />
             </ControlButton>
           </Box>
-          <ControlButton portal={portal} label={fullscreen ? t.exitFullscreen : t.fullscreen} onClick={props.onToggleFullscreen}>
+          <ControlButton portalTarget={portalTarget} label={fullscreen ? t.exitFullscreen : t.fullscreen} onClick={props.onToggleFullscreen}>
             {fullscreen ? <IconMinimize size={20} /> : <IconMaximize size={20} />}
           </ControlButton>
         </Group>
